@@ -1,0 +1,110 @@
+package io.durableagents.workflows.agent;
+
+import io.durableagents.workflows.llm.ChatTurn;
+import io.durableagents.workflows.llm.LlmActivities;
+import io.durableagents.workflows.llm.LlmCallOptions;
+import io.durableagents.workflows.llm.LlmRequest;
+import io.durableagents.workflows.llm.LlmResponse;
+import io.durableagents.workflows.llm.TokenUsage;
+import io.durableagents.workflows.llm.ToolCall;
+import io.durableagents.workflows.llm.ToolChoice;
+import io.durableagents.workflows.tools.ToolActivities;
+import io.durableagents.workflows.tools.ToolCallOptions;
+import io.durableagents.workflows.tools.ToolExecutionRequest;
+import io.durableagents.workflows.tools.ToolExecutionResult;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.util.List;
+
+/**
+ * What a reasoning strategy uses to act inside an agent step: LLM calls and external tool calls as
+ * activities, with the tokens and calls counted. Workflow code only.
+ */
+public final class AgentRuntime {
+  private final AgentStepInput input;
+  private TokenUsage usage = TokenUsage.ZERO;
+  private int llmCalls;
+  private int toolCalls;
+
+  public AgentRuntime(AgentStepInput input) {
+    this.input = input;
+  }
+
+  public AgentStepInput input() {
+    return input;
+  }
+
+  /** Calls the agent's model. */
+  public LlmResponse chat(
+      List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice, String purpose) {
+    String model = input.options().model();
+    LlmActivities llm =
+        Workflow.newActivityStub(LlmActivities.class, LlmCallOptions.forModel(model));
+    LlmResponse response =
+        llm.chat(
+            new LlmRequest(
+                model, messages, tools, toolChoice, input.options().temperature(), purpose));
+    llmCalls++;
+    usage = usage.plus(response.usage());
+    return response;
+  }
+
+  /** True when {@code tool} is a world action, applied by the simulation rather than run here. */
+  public boolean isWorldAction(String tool) {
+    return input.worldActions().contains(tool);
+  }
+
+  /**
+   * Starts an external tool call. A tool that keeps failing after its retries becomes an error
+   * outcome the agent can read, not a failed step.
+   */
+  public Promise<ToolOutcome> runTool(ToolCall call) {
+    toolCalls++;
+    ToolActivities tools =
+        Workflow.newActivityStub(ToolActivities.class, ToolCallOptions.forTool(call.name()));
+    String key =
+        Workflow.getInfo().getWorkflowId()
+            + "/"
+            + input.observation().step()
+            + "/"
+            + call.id();
+    ToolExecutionRequest request =
+        new ToolExecutionRequest(call.id(), call.name(), call.arguments(), key);
+    return Async.function(tools::execute, request)
+        .handle(
+            (ToolExecutionResult result, RuntimeException failure) -> {
+              if (failure == null) {
+                return new ToolOutcome(
+                    result.toolCallId(), result.name(), result.output(), result.error());
+              }
+              return new ToolOutcome(
+                  call.id(), call.name(), "tool failed: " + rootMessage(failure), true);
+            });
+  }
+
+  public TokenUsage usage() {
+    return usage;
+  }
+
+  public int llmCalls() {
+    return llmCalls;
+  }
+
+  public int toolCalls() {
+    return toolCalls;
+  }
+
+  private static String rootMessage(RuntimeException failure) {
+    Throwable t = failure;
+    if (t instanceof ActivityFailure && t.getCause() != null) {
+      t = t.getCause();
+    }
+    if (t instanceof ApplicationFailure) {
+      return ((ApplicationFailure) t).getOriginalMessage();
+    }
+    return t.getMessage();
+  }
+}

@@ -1,0 +1,38 @@
+package io.durableagents.workflows.agent;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.List;
+
+/**
+ * The input of one agent step. It holds no prompt and no secret: prompts are built inside the
+ * workflow from the scenario, the role and the observation.
+ *
+ * @param simulationId the simulation's workflow id (or any run id, outside simulations)
+ * @param scenario the scenario whose prompts the agent uses ({@code epstein})
+ * @param agentId the agent
+ * @param role its role in the scenario ({@code citizen}, {@code cop})
+ * @param observation what it sees
+ * @param plan the plan it holds from earlier steps, or null
+ * @param tools every tool the agent has, by name
+ * @param worldActions which of {@code tools} are world actions (applied by the simulation); the others
+ *     are external tools run as activities
+ * @param options strategy, model and tool settings
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record AgentStepInput(
+    String simulationId,
+    String scenario,
+    String agentId,
+    String role,
+    Observation observation,
+    Plan plan,
+    List<String> tools,
+    List<String> worldActions,
+    AgentOptions options) {
+
+  public AgentStepInput {
+    tools = tools == null ? List.of() : List.copyOf(tools);
+    worldActions = worldActions == null ? List.of() : List.copyOf(worldActions);
+    options = options == null ? AgentOptions.defaults() : options;
+  }
+}

@@ -1,0 +1,59 @@
+package io.durableagents.workflows.agent.cot;
+
+import io.durableagents.workflows.Json;
+import io.durableagents.workflows.agent.Observation;
+import io.durableagents.workflows.agent.Plan;
+import java.util.List;
+
+/** The prompts of the chain-of-thought strategy, after Mesa-LLM's CoT format. */
+public final class CotPrompts {
+  /** The purpose labels of CoT's two LLM calls. */
+  public static final String REASONING_PURPOSE = "cot-reasoning";
+
+  public static final String EXECUTION_PURPOSE = "cot-execution";
+
+  private CotPrompts() {}
+
+  /** The reasoning pass's system prompt. */
+  public static String reasoningSystem(
+      String roleDescription, Observation observation, Plan previousPlan, List<String> tools) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(roleDescription).append("\n\n");
+    sb.append("You think step by step before you act. Answer in exactly this format:\n")
+        .append("Thought 1: [Initial reasoning based on the observation]\n")
+        .append("Thought 2: [How what you remember informs the situation]\n")
+        .append("Thought 3: [Possible alternatives or risks]\n")
+        .append("Thought 4: [Final decision and justification]\n")
+        .append("Action: [The action(s) you decide to take, as tool_name({json arguments}); ")
+        .append("separate several with ';']\n\n");
+    sb.append("Tools you can use in the Action line: ")
+        .append(tools.isEmpty() ? "none" : String.join(", ", tools))
+        .append(". Do not call them now: only write the plan.\n\n");
+    sb.append("Current observation (step ").append(observation.step()).append("):\n");
+    sb.append("self_state: ").append(Json.write(observation.selfState())).append('\n');
+    sb.append("local_state: ").append(Json.write(observation.localState())).append('\n');
+    if (previousPlan != null && previousPlan.llmPlan() != null) {
+      sb.append("\nYour plan from step ").append(previousPlan.step()).append(":\n")
+          .append(previousPlan.llmPlan()).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** The execution pass's system prompt: turn the plan into tool calls. */
+  public static String executionSystem() {
+    return "You turn a plan into tool calls. Call the tools that carry out the plan's Action line, "
+        + "with arguments that fit each tool's schema. Do not explain.";
+  }
+
+  /** The message that carries the plan into the execution pass. */
+  public static String executionUser(String planText) {
+    return "Plan:\n" + planText;
+  }
+
+  /** Tells the model which of its calls were rejected, so it can correct them. */
+  public static String correction(List<String> errors) {
+    return "Some tool calls were rejected:\n- " + String.join("\n- ", errors)
+        + "\nCall the tools again with corrected names and arguments. Calls that were accepted "
+        + "need not be repeated.";
+  }
+}

@@ -1,0 +1,107 @@
+package io.durableagents.workflows.agent.cot;
+
+import io.durableagents.workflows.agent.AgentRuntime;
+import io.durableagents.workflows.agent.AgentStepInput;
+import io.durableagents.workflows.agent.AgentStepResult;
+import io.durableagents.workflows.agent.Plan;
+import io.durableagents.workflows.agent.SelectedTools;
+import io.durableagents.workflows.agent.ToolOutcome;
+import io.durableagents.workflows.agent.WorldAction;
+import io.durableagents.workflows.llm.ChatTurn;
+import io.durableagents.workflows.llm.LlmResponse;
+import io.durableagents.workflows.llm.ToolCall;
+import io.durableagents.workflows.llm.ToolChoice;
+import io.durableagents.workflows.scenario.ScenarioPrompts;
+import io.temporal.workflow.Promise;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Chain of thought, after Mesa-LLM's {@code CoTReasoning}.
+ *
+ * <ol>
+ *   <li>Reasoning pass: the model sees its role, its observation and the names of its tools, with
+ *       tool choice {@code none}, and writes numbered thoughts ending in an {@code Action:} line.
+ *   <li>Execution pass: the model turns that plan into tool calls, with the agent's tool choice.
+ *       Calls it gets wrong (an unknown tool, arguments that don't fit the schema) are sent back to it
+ *       as observations, up to {@code maxCorrections} times.
+ * </ol>
+ *
+ * <p>World actions are returned for the simulation to apply; external tools run as activities, in
+ * parallel. A step costs 2 LLM calls when every call is right, 1 when there is nothing to execute
+ * (no tools selected, or tool choice {@code none}).
+ */
+public final class CotReasoning {
+  private final AgentRuntime runtime;
+  private final ScenarioPrompts prompts;
+
+  public CotReasoning(AgentRuntime runtime, ScenarioPrompts prompts) {
+    this.runtime = runtime;
+    this.prompts = prompts;
+  }
+
+  public AgentStepResult step() {
+    AgentStepInput in = runtime.input();
+    List<String> tools = SelectedTools.resolve(in.tools(), in.options().selectedTools());
+    int step = in.observation().step();
+
+    List<ChatTurn> reasoningMessages =
+        List.of(
+            ChatTurn.system(
+                CotPrompts.reasoningSystem(
+                    prompts.roleDescription(in.role()), in.observation(), in.plan(), tools)),
+            ChatTurn.user(prompts.stepPrompt(in.role())));
+    LlmResponse reasoning =
+        runtime.chat(reasoningMessages, tools, ToolChoice.NONE, CotPrompts.REASONING_PURPOSE);
+    String planText = reasoning.text() == null ? "" : reasoning.text();
+    Plan plan = new Plan(step, planText, 1);
+
+    List<WorldAction> actions = new ArrayList<>();
+    List<ToolOutcome> outcomes = new ArrayList<>();
+    List<Promise<ToolOutcome>> running = new ArrayList<>();
+
+    ToolChoice choice = in.options().toolChoice();
+    if (!tools.isEmpty() && choice != ToolChoice.NONE) {
+      List<ChatTurn> messages = new ArrayList<>();
+      messages.add(ChatTurn.system(CotPrompts.executionSystem()));
+      messages.add(ChatTurn.user(CotPrompts.executionUser(planText)));
+      for (int attempt = 0; attempt <= in.options().maxCorrections(); attempt++) {
+        LlmResponse execution =
+            runtime.chat(messages, tools, choice, CotPrompts.EXECUTION_PURPOSE);
+        List<String> errors = new ArrayList<>();
+        for (ToolCall call : execution.toolCalls()) {
+          if (!call.valid()) {
+            errors.add(call.name() + "(" + call.argumentsText() + "): " + call.error());
+            outcomes.add(new ToolOutcome(call.id(), call.name(), call.error(), true));
+          } else if (runtime.isWorldAction(call.name())) {
+            actions.add(new WorldAction(in.agentId(), call.id(), call.name(), call.arguments()));
+          } else {
+            running.add(runtime.runTool(call));
+          }
+        }
+        if (errors.isEmpty()) {
+          break;
+        }
+        messages.add(ChatTurn.assistant(execution.text(), execution.toolCalls()));
+        for (ToolCall call : execution.toolCalls()) {
+          messages.add(
+              ChatTurn.toolResult(call, call.valid() ? "accepted" : "rejected: " + call.error()));
+        }
+        messages.add(ChatTurn.user(CotPrompts.correction(errors)));
+      }
+    }
+    for (Promise<ToolOutcome> p : running) {
+      outcomes.add(p.get());
+    }
+    return new AgentStepResult(
+        in.agentId(),
+        step,
+        planText,
+        actions,
+        outcomes,
+        plan,
+        runtime.usage(),
+        runtime.llmCalls(),
+        runtime.toolCalls());
+  }
+}

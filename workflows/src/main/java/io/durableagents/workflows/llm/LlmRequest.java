@@ -1,0 +1,38 @@
+package io.durableagents.workflows.llm;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * One call to a model, as the workflow asks for it.
+ *
+ * <p>It names tools and the model; it holds no tool schema and no secret. The activity resolves the
+ * model name against the worker's configuration (where API keys live) and the tool names against its
+ * tool registry.
+ *
+ * @param model a model reference: {@code rules}, or {@code <provider>:<model>} such as {@code
+ *     openai:gpt-4o-mini}, {@code anthropic:claude-sonnet-4-5}, {@code ollama:llama3.2}
+ * @param messages the conversation
+ * @param tools the tools the model sees (possibly empty)
+ * @param toolChoice whether it may, must or must not call them
+ * @param temperature sampling temperature, or null for the provider's default
+ * @param purpose a short label of why the call is made ({@code cot-reasoning}, {@code cot-execution}),
+ *     shown in history and metrics
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record LlmRequest(
+    String model,
+    List<ChatTurn> messages,
+    List<String> tools,
+    ToolChoice toolChoice,
+    Double temperature,
+    String purpose) {
+
+  public LlmRequest {
+    messages = messages == null ? List.of() : List.copyOf(messages);
+    tools = tools == null ? List.of() : List.copyOf(tools);
+    toolChoice = toolChoice == null ? ToolChoice.PROVIDER_DEFAULT : toolChoice;
+  }
+}

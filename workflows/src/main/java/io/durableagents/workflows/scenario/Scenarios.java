@@ -1,0 +1,60 @@
+package io.durableagents.workflows.scenario;
+
+import io.durableagents.workflows.simulation.ScenarioWorld;
+import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
+import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
+import java.util.List;
+
+/** The scenarios this build knows, by name. Register a new scenario here. */
+public final class Scenarios {
+  /** Every scenario name. */
+  public static final List<String> NAMES = List.of(EpsteinScenario.NAME);
+
+  /** Prompts of agents outside any scenario (a single task). */
+  public static final ScenarioPrompts GENERIC =
+      new ScenarioPrompts() {
+        @Override
+        public String roleDescription(String role) {
+          return "You are " + (role == null ? "an assistant" : role) + ".";
+        }
+
+        @Override
+        public String stepPrompt(String role) {
+          return "Decide what to do next.";
+        }
+      };
+
+  private Scenarios() {}
+
+  /**
+   * The prompts of {@code scenario}.
+   *
+   * @throws IllegalArgumentException naming the known scenarios
+   */
+  public static ScenarioPrompts prompts(String scenario) {
+    if (scenario == null) {
+      return GENERIC;
+    }
+    if (EpsteinScenario.NAME.equals(scenario)) {
+      return new EpsteinScenario();
+    }
+    throw unknown(scenario);
+  }
+
+  /** A new world for {@code input}, drawn from {@code random}. */
+  public static ScenarioWorld createWorld(SimulationInput input, SeededRandom random) {
+    if (EpsteinScenario.NAME.equals(input.scenario())) {
+      EpsteinParameters p = input.epstein() == null ? EpsteinParameters.DEFAULTS : input.epstein();
+      return EpsteinWorld.create(p, random);
+    }
+    throw unknown(input.scenario());
+  }
+
+  private static IllegalArgumentException unknown(String scenario) {
+    return new IllegalArgumentException(
+        "scenario '" + scenario + "' is not one of: " + String.join(", ", NAMES));
+  }
+}

@@ -1,0 +1,62 @@
+package io.durableagents.workflows.simulation;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.scenario.Scenarios;
+import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import java.util.Map;
+
+/**
+ * What a simulation runs. Holds no prompt and no secret.
+ *
+ * @param scenario the scenario's name ({@code epstein})
+ * @param steps how many steps to run
+ * @param seed the seed of every random draw: the same seed gives the same run
+ * @param epstein the civil violence parameters (null: Mesa-LLM's reference example)
+ * @param agentOptions every agent's strategy, model and tool settings
+ * @param roleOptions per-role overrides of {@code agentOptions} (may be empty)
+ * @param maxConcurrentAgents how many agent steps run at once (default {@link
+ *     #DEFAULT_MAX_CONCURRENT_AGENTS})
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record SimulationInput(
+    String scenario,
+    int steps,
+    long seed,
+    EpsteinParameters epstein,
+    AgentOptions agentOptions,
+    Map<String, AgentOptions> roleOptions,
+    Integer maxConcurrentAgents) {
+
+  public static final int DEFAULT_MAX_CONCURRENT_AGENTS = 100;
+
+  public SimulationInput {
+    agentOptions = agentOptions == null ? AgentOptions.defaults() : agentOptions;
+    roleOptions = roleOptions == null ? Map.of() : Map.copyOf(roleOptions);
+    maxConcurrentAgents =
+        maxConcurrentAgents == null ? DEFAULT_MAX_CONCURRENT_AGENTS : maxConcurrentAgents;
+  }
+
+  /** The options of agents with {@code role}. */
+  public AgentOptions optionsFor(String role) {
+    return roleOptions.getOrDefault(role, agentOptions);
+  }
+
+  /**
+   * Checks the input, so that a bad one fails at once with a readable message.
+   *
+   * @throws IllegalArgumentException naming the bad field
+   */
+  public void validate() {
+    Scenarios.prompts(scenario);
+    if (steps < 1) {
+      throw new IllegalArgumentException("steps must be >= 1, was " + steps);
+    }
+    if (maxConcurrentAgents < 1) {
+      throw new IllegalArgumentException(
+          "maxConcurrentAgents must be >= 1, was " + maxConcurrentAgents);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.durableagents.workflows.simulation.epstein;
+
+import io.durableagents.workflows.scenario.ScenarioPrompts;
+import java.util.List;
+
+/**
+ * Epstein's civil violence model as Mesa-LLM plays it: citizens decide whether to rebel and where to
+ * move, cops arrest active citizens. Names of roles, conditions and world actions, and the prompts.
+ */
+public final class EpsteinScenario implements ScenarioPrompts {
+  public static final String NAME = "epstein";
+
+  public static final String CITIZEN = "citizen";
+  public static final String COP = "cop";
+
+  public static final String QUIET = "quiet";
+  public static final String ACTIVE = "active";
+  public static final String JAILED = "jailed";
+
+  /** World actions. Their {@code @Tool} declarations (what models see) are in the activities module. */
+  public static final String CHANGE_STATE = "change_state";
+
+  public static final String MOVE_ONE_STEP = "move_one_step";
+  public static final String ARREST_CITIZEN = "arrest_citizen";
+
+  public static final List<String> CITIZEN_TOOLS = List.of(CHANGE_STATE, MOVE_ONE_STEP);
+  public static final List<String> COP_TOOLS = List.of(MOVE_ONE_STEP, ARREST_CITIZEN);
+  public static final List<String> WORLD_ACTIONS = List.of(CHANGE_STATE, MOVE_ONE_STEP, ARREST_CITIZEN);
+
+  @Override
+  public String roleDescription(String role) {
+    if (COP.equals(role)) {
+      return "You are a cop in Epstein's civil violence model, on a grid of citizens under a "
+          + "regime. Your duty is to keep order: arrest active (rebelling) citizens within your "
+          + "vision, and patrol by moving one cell at a time.";
+    }
+    return "You are a citizen in Epstein's civil violence model, living under a regime whose "
+        + "legitimacy you perceive. Your grievance is hardship x (1 - legitimacy). You weigh it "
+        + "against your net risk of arrest (risk aversion x estimated arrest probability): if "
+        + "grievance minus net risk exceeds your threshold you become active (rebel), otherwise you "
+        + "stay quiet. You may also move one cell at a time. Attributes starting with '_' are "
+        + "private: only you see them.";
+  }
+
+  @Override
+  public String stepPrompt(String role) {
+    if (COP.equals(role)) {
+      return "Decide this step's actions: whom to arrest, if anyone, and where to move.";
+    }
+    return "Decide this step's actions: whether to be active or quiet, and where to move.";
+  }
+}
