@@ -12,6 +12,13 @@ public final class CotPrompts {
 
   public static final String EXECUTION_PURPOSE = "cot-execution";
 
+  /** Line prefixes of the reasoning prompt and answer, which the offline rules model reads. */
+  public static final String STEP_PREFIX = "Current observation (step ";
+
+  public static final String SELF_STATE_PREFIX = "self_state: ";
+  public static final String LOCAL_STATE_PREFIX = "local_state: ";
+  public static final String ACTION_PREFIX = "Action: ";
+
   private CotPrompts() {}
 
   /** The reasoning pass's system prompt. */
@@ -29,9 +36,9 @@ public final class CotPrompts {
     sb.append("Tools you can use in the Action line: ")
         .append(tools.isEmpty() ? "none" : String.join(", ", tools))
         .append(". Do not call them now: only write the plan.\n\n");
-    sb.append("Current observation (step ").append(observation.step()).append("):\n");
-    sb.append("self_state: ").append(Json.write(observation.selfState())).append('\n');
-    sb.append("local_state: ").append(Json.write(observation.localState())).append('\n');
+    sb.append(STEP_PREFIX).append(observation.step()).append("):\n");
+    sb.append(SELF_STATE_PREFIX).append(Json.write(observation.selfState())).append('\n');
+    sb.append(LOCAL_STATE_PREFIX).append(Json.write(observation.localState())).append('\n');
     if (previousPlan != null && previousPlan.llmPlan() != null) {
       sb.append("\nYour plan from step ").append(previousPlan.step()).append(":\n")
           .append(previousPlan.llmPlan()).append('\n');

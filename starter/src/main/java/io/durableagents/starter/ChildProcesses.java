@@ -1,0 +1,81 @@
+package io.durableagents.starter;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts the dev server and workers as separate JVMs running this same program, so that killing a
+ * worker never kills the server, and everything talks over gRPC as it would to a real cluster.
+ */
+final class ChildProcesses {
+  private ChildProcesses() {}
+
+  /** The classpath of this JVM (the shaded jar, or Maven's test classpath under Surefire). */
+  static String classpath() {
+    String surefire = System.getProperty("surefire.test.class.path");
+    return surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
+  }
+
+  /** The java executable of this JVM. */
+  static String javaBinary() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /**
+   * Starts {@code durable-agents <args>} in a new JVM with at most {@code maxHeap} of heap, its output
+   * going to {@code log}.
+   */
+  static Process start(String maxHeap, File log, Map<String, String> extraEnv, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(javaBinary());
+    command.add("-Xmx" + maxHeap);
+    command.add("-cp");
+    command.add(classpath());
+    command.add(StarterMain.class.getName());
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
+    pb.environment().putAll(extraEnv);
+    try {
+      return pb.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + command, e);
+    }
+  }
+
+  /** Whether something accepts TCP connections on {@code host:port}. */
+  static boolean listening(String host, int port) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(host, port), 300);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Waits until {@code host:port} accepts connections, or the process dies, or {@code timeoutMillis}
+   * pass.
+   */
+  static boolean awaitListening(String host, int port, Process process, long timeoutMillis)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    while (System.nanoTime() < deadline) {
+      if (listening(host, port)) {
+        return true;
+      }
+      if (process != null && !process.isAlive()) {
+        return false;
+      }
+      Thread.sleep(100);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,80 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.TemporalConnection;
+import io.durableagents.workflows.simulation.SimulationProgress;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.durableagents.workflows.simulation.StepCounts;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** Describes one simulation run: status, progress or result, counts per step. */
+@Command(name = "describe", description = "Describe a simulation run: status, progress or result.")
+final class DescribeCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The run's workflow id.")
+  String workflowId;
+
+  @Override
+  public Integer call() throws Exception {
+    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    WorkflowServiceStubs service = connection.connect(null);
+    try {
+      WorkflowExecutionInfo info;
+      try {
+        info = service.blockingStub().describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder().setNamespace(connection.namespace())
+                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId)).build())
+            .getWorkflowExecutionInfo();
+      } catch (StatusRuntimeException e) {
+        System.err.println("describe: no run '" + workflowId + "' on " + connection.address()
+            + " (" + e.getStatus().getCode() + ")");
+        return 1;
+      }
+      System.out.println("Workflow id:   " + workflowId);
+      System.out.println("Type:          " + info.getType().getName());
+      System.out.println("Status:        " + Describe.status(info.getStatus()));
+      System.out.println("Started:       " + Describe.time(info.getStartTime()));
+      if (info.hasCloseTime()) {
+        System.out.println("Closed:        " + Describe.time(info.getCloseTime()));
+      }
+      System.out.println("History:       " + info.getHistoryLength() + " events");
+      WorkflowClient client = WorkflowClient.newInstance(service,
+          WorkflowClientOptions.newBuilder().setNamespace(connection.namespace()).build());
+      if (info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED) {
+        SimulationResult r = client.newUntypedWorkflowStub(workflowId)
+            .getResult(5, TimeUnit.SECONDS, SimulationResult.class);
+        System.out.println("Scenario:      " + r.scenario() + ", seed " + r.seed() + ", " + r.steps() + " steps");
+        System.out.println("Agent steps:   " + r.agentSteps() + ", LLM calls " + r.llmCalls()
+            + ", tool calls " + r.toolCalls());
+        System.out.println("Tokens:        " + r.usage().input() + " in, " + r.usage().output() + " out");
+        System.out.println("Counts per step:");
+        for (StepCounts s : r.perStep()) {
+          System.out.println("  " + s.step() + "\t" + s.counts());
+        }
+      } else if (info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+        try {
+          SimulationProgress p = client.newWorkflowStub(SimulationWorkflow.class, workflowId).progress();
+          System.out.println("Progress:      step " + p.step() + "/" + p.totalSteps() + ", "
+              + p.agents() + " agents, " + p.llmCalls() + " LLM calls, " + p.usage().total() + " tokens");
+          System.out.println("Counts:        " + p.counts());
+        } catch (RuntimeException e) {
+          System.out.println("Progress:      unknown (no worker answered the query: is one running?)");
+        }
+      }
+      System.out.println(Links.where(connection, workflowId));
+      return 0;
+    } finally {
+      service.shutdown();
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.TemporalConnection;
+
+/** Where a person finds a run. */
+final class Links {
+  private Links() {}
+
+  static String where(TemporalConnection connection, String workflowId) {
+    if (connection.isDefaultAddress()) {
+      return "Workflow id: " + workflowId + " (the embedded Temporal has no UI: use "
+          + "'describe " + workflowId + "', or run against a real Temporal to browse it at "
+          + "http://localhost:8080)";
+    }
+    return "Temporal UI: http://localhost:8080/namespaces/" + connection.namespace()
+        + "/workflows/" + workflowId.replace("/", "%2F");
+  }
+}

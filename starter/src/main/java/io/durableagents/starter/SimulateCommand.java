@@ -1,0 +1,60 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.TemporalConnection;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Starts a simulation on a running Temporal with a running worker, and follows it. */
+@Command(name = "simulate",
+    description = "Start a simulation (a worker must be running) and follow it step by step.")
+final class SimulateCommand implements Callable<Integer> {
+  @Mixin
+  SimulationOptions options;
+
+  @Option(names = "--no-wait", description = "Start the run, print its id and return.")
+  boolean noWait;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    SimulationInput input;
+    try {
+      input = options.toInput();
+    } catch (IllegalArgumentException e) {
+      System.err.println("simulate: " + e.getMessage());
+      return 2;
+    }
+    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    WorkflowServiceStubs service = connection.connect(null);
+    try {
+      return run(connection, WorkflowClient.newInstance(service,
+          io.temporal.client.WorkflowClientOptions.newBuilder().setNamespace(connection.namespace()).build()),
+          input, options.id, noWait);
+    } finally {
+      service.shutdown();
+    }
+  }
+
+  /** Starts and follows a run; shared with {@code demo}. */
+  static int run(TemporalConnection connection, WorkflowClient client, SimulationInput input,
+      String id, boolean noWait) throws InterruptedException {
+    SimulationRunner runner = new SimulationRunner(client, System.out);
+    String workflowId = runner.start(input, id == null ? SimulationRunner.newId(input) : id);
+    System.out.println("Started " + workflowId + " on " + connection.address() + " (namespace "
+        + connection.namespace() + "): " + input.scenario() + ", " + input.steps() + " steps, seed "
+        + input.seed() + ", model " + input.agentOptions().model());
+    System.out.println(Links.where(connection, workflowId));
+    if (noWait) {
+      return 0;
+    }
+    SimulationResult result = runner.follow(workflowId);
+    runner.printSummary(result);
+    System.out.println(Links.where(connection, workflowId));
+    return 0;
+  }
+}

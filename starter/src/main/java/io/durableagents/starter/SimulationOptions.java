@@ -1,0 +1,140 @@
+package io.durableagents.starter;
+
+import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.llm.ToolChoice;
+import io.durableagents.workflows.scenario.Scenarios;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** The options that describe a simulation, shared by {@code simulate} and {@code demo}. */
+final class SimulationOptions {
+  /** The model used when neither --model nor DURABLE_AGENTS_MODEL says otherwise. */
+  static final String MODEL_VARIABLE = "DURABLE_AGENTS_MODEL";
+
+  private static final EpsteinParameters D = EpsteinParameters.DEFAULTS;
+
+  @Option(names = "--scenario", defaultValue = "epstein",
+      description = "Scenario (default: ${DEFAULT-VALUE}).")
+  String scenario;
+
+  @Option(names = "--steps", defaultValue = "20", description = "Steps to run (default: ${DEFAULT-VALUE}).")
+  int steps;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Random seed; the same seed gives the same run (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--citizens", description = "Citizens (default: 20).")
+  Integer citizens;
+
+  @Option(names = "--cops", description = "Cops (default: 5).")
+  Integer cops;
+
+  @Option(names = "--width", description = "Grid width (default: 10).")
+  Integer width;
+
+  @Option(names = "--height", description = "Grid height (default: 10).")
+  Integer height;
+
+  @Option(names = "--vision", description = "Vision radius (default: 5).")
+  Integer vision;
+
+  @Option(names = "--legitimacy", description = "Perceived legitimacy L in [0, 1] (default: 0.82).")
+  Double legitimacy;
+
+  @Option(names = "--max-jail-term", description = "Longest jail term in steps (default: 30).")
+  Integer maxJailTerm;
+
+  @Option(names = "--strategy", defaultValue = "cot",
+      description = "Reasoning strategy: cot (default: ${DEFAULT-VALUE}).")
+  String strategy;
+
+  @Option(names = "--model",
+      description = "Model: rules (offline rule-based policy), openai:<model>, anthropic:<model> or ollama:<model> "
+          + "(default: $" + MODEL_VARIABLE + ", else rules).")
+  String model;
+
+  @Option(names = "--tool-choice", defaultValue = "auto",
+      description = "Tool choice of the execution pass: auto, required, none, default (default: ${DEFAULT-VALUE}).")
+  String toolChoice;
+
+  @Option(names = "--selected-tools", split = ",",
+      description = "Only these tools (comma separated); '-' for none. Default: all of each role's tools.")
+  List<String> selectedTools;
+
+  @Option(names = "--max-concurrent-agents",
+      description = "Agent steps running at once (default: " + SimulationInput.DEFAULT_MAX_CONCURRENT_AGENTS + ").")
+  Integer maxConcurrentAgents;
+
+  @Option(names = "--id", description = "Workflow id (default: sim-<scenario>-<seed>-<random>).")
+  String id;
+
+  /** The model to use: the option, else the environment, else {@code rules}. */
+  String resolvedModel() {
+    if (model != null && !model.isBlank()) {
+      return model;
+    }
+    String env = System.getenv(MODEL_VARIABLE);
+    return env == null || env.isBlank() ? AgentOptions.DEFAULT_MODEL : env.trim();
+  }
+
+  /**
+   * The workflow input, checked.
+   *
+   * @throws IllegalArgumentException naming the bad option and the allowed values
+   */
+  SimulationInput toInput() {
+    if (!Scenarios.NAMES.contains(scenario)) {
+      throw new IllegalArgumentException("--scenario '" + scenario + "' is not one of: "
+          + String.join(", ", Scenarios.NAMES));
+    }
+    Strategy parsedStrategy;
+    try {
+      parsedStrategy = Strategy.parse(strategy);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--strategy: " + e.getMessage());
+    }
+    ToolChoice choice;
+    try {
+      choice = ToolChoice.parse(toolChoice);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--tool-choice: " + e.getMessage());
+    }
+    String m = resolvedModel();
+    if (!m.equals(AgentOptions.DEFAULT_MODEL) && !m.matches("(openai|anthropic|ollama):.+")) {
+      throw new IllegalArgumentException("--model '" + m
+          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>");
+    }
+    List<String> selected = selectedTools;
+    if (selected != null && selected.size() == 1 && selected.get(0).equals("-")) {
+      selected = List.of();
+    }
+    EpsteinParameters epstein;
+    try {
+      epstein = new EpsteinParameters(
+          width == null ? D.width() : width,
+          height == null ? D.height() : height,
+          citizens == null ? D.citizens() : citizens,
+          cops == null ? D.cops() : cops,
+          vision == null ? D.vision() : vision,
+          legitimacy == null ? D.legitimacy() : legitimacy,
+          D.activeThreshold(),
+          D.arrestProbabilityConstant(),
+          maxJailTerm == null ? D.maxJailTerm() : maxJailTerm);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
+    AgentOptions agentOptions = AgentOptions.newBuilder()
+        .setStrategy(parsedStrategy)
+        .setModel(m)
+        .setToolChoice(choice)
+        .setSelectedTools(selected)
+        .build();
+    SimulationInput input = new SimulationInput(scenario, steps, seed, epstein, agentOptions, null,
+        maxConcurrentAgents);
+    input.validate();
+    return input;
+  }
+}

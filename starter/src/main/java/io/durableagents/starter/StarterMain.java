@@ -1,0 +1,39 @@
+package io.durableagents.starter;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code durable-agents} command line: start and watch simulations, list and describe runs, and
+ * run the embedded dev server or a worker.
+ *
+ * <pre>{@code
+ * java -jar starter/target/durable-agents.jar demo
+ * java -jar starter/target/durable-agents.jar simulate --steps 50 --seed 7
+ * java -jar starter/target/durable-agents.jar list
+ * }</pre>
+ */
+@Command(
+    name = "durable-agents",
+    mixinStandardHelpOptions = true,
+    version = "durable-agents 0.1.0",
+    description = "Durable LLM agents and agent simulations on Temporal.",
+    subcommands = {
+      DemoCommand.class,
+      SimulateCommand.class,
+      ListCommand.class,
+      DescribeCommand.class,
+      WorkerCommand.class,
+      DevServerCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class StarterMain {
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line, for tests. */
+  public static CommandLine commandLine() {
+    return new CommandLine(new StarterMain()).setCaseInsensitiveEnumValuesAllowed(true);
+  }
+}

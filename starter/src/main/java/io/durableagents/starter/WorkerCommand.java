@@ -1,0 +1,15 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.WorkerMain;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+
+/** Runs a worker until stopped; configured from the environment. */
+@Command(name = "worker",
+    description = "Run a Durable Agents worker (configured from the environment; see the README).")
+final class WorkerCommand implements Callable<Integer> {
+  @Override
+  public Integer call() throws InterruptedException {
+    return WorkerMain.run(System.getenv());
+  }
+}

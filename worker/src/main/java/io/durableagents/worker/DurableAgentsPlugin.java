@@ -1,0 +1,207 @@
+package io.durableagents.worker;
+
+import dev.langchain4j.model.chat.ChatModel;
+import io.durableagents.activities.llm.ChatModelProvider;
+import io.durableagents.activities.llm.LlmActivitiesImpl;
+import io.durableagents.activities.llm.LlmSettings;
+import io.durableagents.activities.rules.RulesChatModel;
+import io.durableagents.activities.tools.BuiltinTools;
+import io.durableagents.activities.tools.ToolActivitiesImpl;
+import io.durableagents.activities.tools.ToolRegistry;
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
+import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
+import io.temporal.common.SimplePlugin;
+import io.temporal.common.interceptors.WorkerInterceptor;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import io.temporal.worker.WorkerOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Durable Agents as a Temporal worker plugin: add it to a client and every worker factory made from
+ * that client runs our workflows and activities, on our two task queues ({@link TaskQueues#AGENTS}
+ * for workflows and tools, {@link TaskQueues#LLM} for model calls). The workers for those queues are
+ * created when the factory starts, unless the application created them already.
+ *
+ * <pre>{@code
+ * DurableAgentsPlugin plugin = DurableAgentsPlugin.fromEnvironment();
+ * WorkflowClient client = WorkflowClient.newInstance(service,
+ *     WorkflowClientOptions.newBuilder().setPlugins(plugin).build());
+ * WorkerFactory.newInstance(client).start();
+ * }</pre>
+ *
+ * <p>On JVM 21 and later, workflow threads and activity threads are virtual threads.
+ */
+public final class DurableAgentsPlugin extends SimplePlugin {
+  /** The plugin's name. */
+  public static final String NAME = "io.durableagents";
+
+  private static final boolean VIRTUAL_THREADS = Runtime.version().feature() >= 21;
+
+  private final LlmActivitiesImpl llmActivities;
+  private final ToolActivitiesImpl toolActivities;
+  private final boolean stickyExecution;
+  private final Double llmCallsPerSecond;
+  private final List<WorkerInterceptor> interceptors;
+
+  private DurableAgentsPlugin(Builder b) {
+    super(NAME);
+    ChatModelProvider.Builder models = ChatModelProvider.newBuilder().settings(b.llmSettings);
+    b.models.forEach(models::register);
+    this.llmActivities = new LlmActivitiesImpl(models.build(), b.tools);
+    this.toolActivities = new ToolActivitiesImpl(b.tools);
+    this.stickyExecution = b.stickyExecution;
+    this.llmCallsPerSecond = b.llmCallsPerSecond;
+    this.interceptors = List.copyOf(b.interceptors);
+  }
+
+  /**
+   * A plugin configured from the environment: model settings ({@code OPENAI_API_KEY}, ...) and
+   * worker settings ({@code DURABLE_AGENTS_*}).
+   *
+   * @throws IllegalArgumentException naming a setting whose value is not allowed
+   */
+  public static DurableAgentsPlugin fromEnvironment() {
+    return fromEnvironment(System.getenv());
+  }
+
+  /** As {@link #fromEnvironment()}, from the given variables. */
+  public static DurableAgentsPlugin fromEnvironment(Map<String, String> env) {
+    WorkerSettings settings = WorkerSettings.fromEnvironment(env);
+    Builder b = newBuilder()
+        .setLlmSettings(LlmSettings.fromEnvironment(env))
+        .setTools(BuiltinTools.registry(settings.filesDirectory()))
+        .setStickyExecution(settings.stickyExecution())
+        .setLlmCallsPerSecond(settings.llmCallsPerSecond());
+    if (settings.executionJournal() != null) {
+      b.addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
+    }
+    return b.build();
+  }
+
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  @Override
+  public void configureWorkerFactory(WorkerFactoryOptions.Builder builder) {
+    super.configureWorkerFactory(builder);
+    if (!interceptors.isEmpty()) {
+      WorkerInterceptor[] existing = builder.build().getWorkerInterceptors();
+      List<WorkerInterceptor> all = new ArrayList<>();
+      if (existing != null) {
+        all.addAll(Arrays.asList(existing));
+      }
+      all.addAll(interceptors);
+      builder.setWorkerInterceptors(all.toArray(new WorkerInterceptor[0]));
+    }
+    if (VIRTUAL_THREADS) {
+      builder.setUsingVirtualWorkflowThreads(true);
+    }
+  }
+
+  @Override
+  public void configureWorker(String taskQueue, WorkerOptions.Builder builder) {
+    if (!isOurs(taskQueue)) {
+      return;
+    }
+    if (!stickyExecution) {
+      // The embedded test server never times out a sticky queue: without this a workflow whose
+      // worker died would wait for it forever.
+      builder.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
+    }
+    if (TaskQueues.LLM.equals(taskQueue) && llmCallsPerSecond != null) {
+      builder.setMaxTaskQueueActivitiesPerSecond(llmCallsPerSecond);
+    }
+    if (VIRTUAL_THREADS) {
+      builder.setUsingVirtualThreads(true);
+    }
+  }
+
+  @Override
+  public void initializeWorker(String taskQueue, Worker worker) {
+    if (TaskQueues.AGENTS.equals(taskQueue)) {
+      worker.registerWorkflowImplementationTypes(
+          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class);
+      worker.registerActivitiesImplementations(toolActivities);
+    } else if (TaskQueues.LLM.equals(taskQueue)) {
+      worker.registerActivitiesImplementations(llmActivities);
+    }
+  }
+
+  @Override
+  public void startWorkerFactory(WorkerFactory factory, Consumer<WorkerFactory> next) {
+    for (String queue : List.of(TaskQueues.AGENTS, TaskQueues.LLM)) {
+      if (factory.tryGetWorker(queue) == null) {
+        factory.newWorker(queue);
+      }
+    }
+    super.startWorkerFactory(factory, next);
+  }
+
+  private static boolean isOurs(String taskQueue) {
+    return TaskQueues.AGENTS.equals(taskQueue) || TaskQueues.LLM.equals(taskQueue);
+  }
+
+  /** Builds a {@link DurableAgentsPlugin}; every setting has a default. */
+  public static final class Builder {
+    private LlmSettings llmSettings = LlmSettings.newBuilder().build();
+    private ToolRegistry tools = BuiltinTools.registry(Path.of("files"));
+    private final Map<String, ChatModel> models = new LinkedHashMap<>();
+    private boolean stickyExecution = true;
+    private Double llmCallsPerSecond;
+    private final List<WorkerInterceptor> interceptors = new ArrayList<>();
+
+    private Builder() {
+      models.put(RulesChatModel.MODEL_NAME, new RulesChatModel());
+    }
+
+    /** Provider settings: keys, base URLs, time-outs. */
+    public Builder setLlmSettings(LlmSettings llmSettings) {
+      this.llmSettings = llmSettings;
+      return this;
+    }
+
+    /** The tools models may call. */
+    public Builder setTools(ToolRegistry tools) {
+      this.tools = tools;
+      return this;
+    }
+
+    /** Makes a named model (a ChatModel of your own) available as a model reference. */
+    public Builder registerModel(String name, ChatModel model) {
+      models.put(name, model);
+      return this;
+    }
+
+    /** Whether to use sticky execution (turn it off against the embedded test server). */
+    public Builder setStickyExecution(boolean stickyExecution) {
+      this.stickyExecution = stickyExecution;
+      return this;
+    }
+
+    /** A cap on LLM calls per second across every worker of the LLM task queue; null for none. */
+    public Builder setLlmCallsPerSecond(Double llmCallsPerSecond) {
+      this.llmCallsPerSecond = llmCallsPerSecond;
+      return this;
+    }
+
+    public Builder addWorkerInterceptors(WorkerInterceptor... interceptors) {
+      this.interceptors.addAll(Arrays.asList(interceptors));
+      return this;
+    }
+
+    public DurableAgentsPlugin build() {
+      return new DurableAgentsPlugin(this);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.durableagents.worker;
+
+import com.sun.net.httpserver.HttpServer;
+import com.uber.m3.tally.RootScopeBuilder;
+import com.uber.m3.tally.Scope;
+import com.uber.m3.util.Duration;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The worker's HTTP endpoint: Prometheus metrics at {@code /metrics} (the Temporal SDK's own metrics
+ * through its Micrometer bridge) and {@code /health}, which answers 200 while the worker runs and 503
+ * otherwise.
+ */
+public final class MetricsServer implements AutoCloseable {
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Scope scope;
+  private final HttpServer server;
+
+  public MetricsServer(int port, BooleanSupplier healthy) {
+    scope = new RootScopeBuilder()
+        .reporter(new MicrometerClientStatsReporter(registry))
+        .reportEvery(Duration.ofSeconds(1));
+    try {
+      server = HttpServer.create(new InetSocketAddress(port), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen on metrics port " + port, e);
+    }
+    server.createContext("/metrics", exchange -> {
+      byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.createContext("/health", exchange -> {
+      boolean ok = healthy.getAsBoolean();
+      byte[] body = (ok ? "ok\n" : "not running\n").getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(ok ? 200 : 503, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.start();
+  }
+
+  /** The scope to give the service stubs, so that the SDK reports its metrics here. */
+  public Scope scope() {
+    return scope;
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    scope.close();
+  }
+}

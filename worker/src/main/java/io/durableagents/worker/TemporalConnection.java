@@ -1,0 +1,87 @@
+package io.durableagents.worker;
+
+import com.uber.m3.tally.Scope;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.WorkflowClientPlugin;
+import io.temporal.envconfig.ClientConfigProfile;
+import io.temporal.envconfig.LoadClientConfigProfileOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * How the worker and the starter reach Temporal: always over gRPC, as they would reach a real
+ * cluster. Temporal's envconfig conventions apply ({@code TEMPORAL_ADDRESS}, {@code
+ * TEMPORAL_NAMESPACE}, {@code TEMPORAL_API_KEY}, {@code TEMPORAL_TLS*}, {@code TEMPORAL_PROFILE} and
+ * the config file); with none of them set, the embedded dev server on {@value #DEFAULT_ADDRESS}.
+ */
+public final class TemporalConnection {
+  /** Where the embedded dev server listens. */
+  public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
+
+  public static final String DEFAULT_NAMESPACE = "default";
+
+  private final ClientConfigProfile profile;
+
+  private TemporalConnection(ClientConfigProfile profile) {
+    this.profile = profile;
+  }
+
+  /** Reads the connection settings from the environment (and Temporal's config file, if any). */
+  public static TemporalConnection fromEnvironment() {
+    return fromEnvironment(System.getenv());
+  }
+
+  public static TemporalConnection fromEnvironment(Map<String, String> env) {
+    try {
+      ClientConfigProfile loaded =
+          ClientConfigProfile.load(LoadClientConfigProfileOptions.newBuilder().setEnvOverrides(env).build());
+      return new TemporalConnection(loaded);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read Temporal's client configuration", e);
+    }
+  }
+
+  /** The address to connect to. */
+  public String address() {
+    String a = profile.getAddress();
+    return a == null || a.isBlank() ? DEFAULT_ADDRESS : a;
+  }
+
+  /** The namespace to use. */
+  public String namespace() {
+    String n = profile.getNamespace();
+    return n == null || n.isBlank() ? DEFAULT_NAMESPACE : n;
+  }
+
+  /** Whether this is the embedded dev server's default address. */
+  public boolean isDefaultAddress() {
+    return DEFAULT_ADDRESS.equals(address());
+  }
+
+  /** Connects to the service; {@code metricsScope} may be null. */
+  public WorkflowServiceStubs connect(Scope metricsScope) {
+    WorkflowServiceStubsOptions.Builder options =
+        WorkflowServiceStubsOptions.newBuilder(profile.toWorkflowServiceStubsOptions())
+            .setTarget(address())
+            .setRpcTimeout(Duration.ofSeconds(10));
+    if (metricsScope != null) {
+      options.setMetricsScope(metricsScope);
+    }
+    return WorkflowServiceStubs.newServiceStubs(options.build());
+  }
+
+  /** A client of {@link #namespace()} with the given plugins. */
+  public WorkflowClient client(WorkflowServiceStubs service, WorkflowClientPlugin... plugins) {
+    WorkflowClientOptions.Builder options =
+        WorkflowClientOptions.newBuilder(profile.toWorkflowClientOptions()).setNamespace(namespace());
+    if (plugins.length > 0) {
+      options.setPlugins(plugins);
+    }
+    return WorkflowClient.newInstance(service, options.build());
+  }
+}

@@ -1,0 +1,69 @@
+package io.durableagents.worker;
+
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.worker.WorkerFactory;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a Durable Agents worker until it is stopped. Configuration comes from the environment (see the
+ * README's configuration table); a bad setting stops it at once with a message naming the setting.
+ *
+ * <pre>{@code
+ * java -jar durable-agents.jar worker
+ * }</pre>
+ */
+public final class WorkerMain {
+  private static final Logger log = LoggerFactory.getLogger(WorkerMain.class);
+
+  private WorkerMain() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    System.exit(run(System.getenv()));
+  }
+
+  /** Runs a worker until the JVM is asked to stop; returns the exit code. */
+  public static int run(Map<String, String> env) throws InterruptedException {
+    WorkerSettings settings;
+    DurableAgentsPlugin plugin;
+    try {
+      settings = WorkerSettings.fromEnvironment(env);
+      plugin = DurableAgentsPlugin.fromEnvironment(env);
+    } catch (IllegalArgumentException e) {
+      System.err.println("durable-agents worker: bad configuration: " + e.getMessage());
+      return 2;
+    }
+    TemporalConnection connection = TemporalConnection.fromEnvironment(env);
+    WorkerFactory[] factoryRef = new WorkerFactory[1];
+    MetricsServer metrics = settings.metricsPort() == null ? null
+        : new MetricsServer(settings.metricsPort(),
+            () -> factoryRef[0] != null && factoryRef[0].isStarted() && !factoryRef[0].isShutdown());
+    WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope());
+    WorkflowClient client = connection.client(service, plugin);
+    WorkerFactory factory = WorkerFactory.newInstance(client);
+    factoryRef[0] = factory;
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      log.info("stopping: finishing in-flight tasks");
+      factory.shutdown();
+      factory.awaitTermination(20, TimeUnit.SECONDS);
+      service.shutdown();
+      if (metrics != null) {
+        metrics.close();
+      }
+      stopped.countDown();
+    }, "durable-agents-shutdown"));
+    factory.start();
+    log.info("worker started: Temporal {} namespace {}, task queues {} and {}, sticky execution {}{}",
+        connection.address(), connection.namespace(),
+        io.durableagents.workflows.TaskQueues.AGENTS, io.durableagents.workflows.TaskQueues.LLM,
+        settings.stickyExecution() ? "on" : "off",
+        metrics == null ? "" : ", metrics on :" + metrics.port() + "/metrics");
+    stopped.await();
+    return 0;
+  }
+}

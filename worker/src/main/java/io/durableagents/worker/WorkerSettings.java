@@ -1,0 +1,87 @@
+package io.durableagents.worker;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The worker's own settings, read from the environment and checked at start-up: a bad value fails
+ * fast with a message that names the variable and what it allows. (Temporal's address and namespace
+ * follow Temporal's envconfig conventions, {@code TEMPORAL_ADDRESS} and {@code TEMPORAL_NAMESPACE};
+ * model settings are in {@code LlmSettings}.)
+ *
+ * @param stickyExecution whether workflow tasks go to this worker's sticky queue. Off against the
+ *     embedded dev server, whose sticky queues never time out: a killed worker would leave its
+ *     workflows stuck. Default: off when {@code TEMPORAL_ADDRESS} is unset (embedded), on otherwise.
+ * @param filesDirectory the directory the {@code read_file} tool may read
+ * @param executionJournal a file to which every activity execution is appended, or null
+ * @param llmCallsPerSecond a cap on LLM calls per second across all workers, or null for none
+ * @param metricsPort the port of the Prometheus endpoint ({@code /metrics}, {@code /health}), or null
+ */
+public record WorkerSettings(
+    boolean stickyExecution,
+    Path filesDirectory,
+    Path executionJournal,
+    Double llmCallsPerSecond,
+    Integer metricsPort) {
+
+  public static final String STICKY = "DURABLE_AGENTS_STICKY";
+  public static final String FILES_DIR = "DURABLE_AGENTS_FILES_DIR";
+  public static final String EXECUTION_LOG = "DURABLE_AGENTS_EXECUTION_LOG";
+  public static final String LLM_RATE_LIMIT = "DURABLE_AGENTS_LLM_RATE_LIMIT";
+  public static final String METRICS_PORT = "DURABLE_AGENTS_METRICS_PORT";
+  public static final String TEMPORAL_ADDRESS = "TEMPORAL_ADDRESS";
+
+  /** Reads and checks the settings. */
+  public static WorkerSettings fromEnvironment(Map<String, String> env) {
+    String sticky = env.getOrDefault(STICKY, "auto").trim().toLowerCase(Locale.ROOT);
+    boolean stickyExecution;
+    switch (sticky) {
+      case "on":
+      case "true":
+        stickyExecution = true;
+        break;
+      case "off":
+      case "false":
+        stickyExecution = false;
+        break;
+      case "auto":
+      case "":
+        stickyExecution = env.get(TEMPORAL_ADDRESS) != null && !env.get(TEMPORAL_ADDRESS).isBlank();
+        break;
+      default:
+        throw new IllegalArgumentException(
+            STICKY + "='" + env.get(STICKY) + "' is not one of: auto, on, off");
+    }
+    Path files = Path.of(env.getOrDefault(FILES_DIR, "files"));
+    String journal = env.get(EXECUTION_LOG);
+    Double rate = null;
+    String rateText = env.get(LLM_RATE_LIMIT);
+    if (rateText != null && !rateText.isBlank()) {
+      try {
+        rate = Double.parseDouble(rateText.trim());
+      } catch (NumberFormatException e) {
+        rate = -1.0;
+      }
+      if (!(rate > 0)) {
+        throw new IllegalArgumentException(
+            LLM_RATE_LIMIT + "='" + rateText + "' must be a positive number of calls per second");
+      }
+    }
+    Integer port = null;
+    String portText = env.get(METRICS_PORT);
+    if (portText != null && !portText.isBlank()) {
+      try {
+        port = Integer.parseInt(portText.trim());
+      } catch (NumberFormatException e) {
+        port = -1;
+      }
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException(
+            METRICS_PORT + "='" + portText + "' must be a port number, 0-65535");
+      }
+    }
+    return new WorkerSettings(stickyExecution, files,
+        journal == null || journal.isBlank() ? null : Path.of(journal), rate, port);
+  }
+}
