@@ -74,18 +74,12 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     return fromEnvironment(System.getenv());
   }
 
-  /** As {@link #fromEnvironment()}, from the given variables. */
+  /**
+   * As {@link #fromEnvironment()}, from the given variables. With {@code DURABLE_AGENTS_STICKY=auto}
+   * sticky execution stays on; {@link WorkerMain} turns it off when it finds Temporal's test server.
+   */
   public static DurableAgentsPlugin fromEnvironment(Map<String, String> env) {
-    WorkerSettings settings = WorkerSettings.fromEnvironment(env);
-    Builder b = newBuilder()
-        .setLlmSettings(LlmSettings.fromEnvironment(env))
-        .setTools(BuiltinTools.registry(settings.filesDirectory()))
-        .setStickyExecution(settings.stickyExecution())
-        .setLlmCallsPerSecond(settings.llmCallsPerSecond());
-    if (settings.executionJournal() != null) {
-      b.addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
-    }
-    return b.build();
+    return newBuilder().configureFromEnvironment(env).build();
   }
 
   public static Builder newBuilder() {
@@ -163,6 +157,24 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
     private Builder() {
       models.put(RulesChatModel.MODEL_NAME, new RulesChatModel());
+    }
+
+    /**
+     * Takes every setting from the environment: model settings ({@code OPENAI_API_KEY}, ...) and
+     * worker settings ({@code DURABLE_AGENTS_*}).
+     *
+     * @throws IllegalArgumentException naming a setting whose value is not allowed
+     */
+    public Builder configureFromEnvironment(Map<String, String> env) {
+      WorkerSettings settings = WorkerSettings.fromEnvironment(env);
+      setLlmSettings(LlmSettings.fromEnvironment(env));
+      setTools(BuiltinTools.registry(settings.filesDirectory()));
+      setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
+      setLlmCallsPerSecond(settings.llmCallsPerSecond());
+      if (settings.executionJournal() != null) {
+        addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
+      }
+      return this;
     }
 
     /** Provider settings: keys, base URLs, time-outs. */

@@ -29,10 +29,10 @@ public final class WorkerMain {
   /** Runs a worker until the JVM is asked to stop; returns the exit code. */
   public static int run(Map<String, String> env) throws InterruptedException {
     WorkerSettings settings;
-    DurableAgentsPlugin plugin;
+    DurableAgentsPlugin.Builder pluginBuilder;
     try {
       settings = WorkerSettings.fromEnvironment(env);
-      plugin = DurableAgentsPlugin.fromEnvironment(env);
+      pluginBuilder = DurableAgentsPlugin.newBuilder().configureFromEnvironment(env);
     } catch (IllegalArgumentException e) {
       System.err.println("durable-agents worker: bad configuration: " + e.getMessage());
       return 2;
@@ -43,7 +43,9 @@ public final class WorkerMain {
         : new MetricsServer(settings.metricsPort(),
             () -> factoryRef[0] != null && factoryRef[0].isStarted() && !factoryRef[0].isShutdown());
     WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope());
-    WorkflowClient client = connection.client(service, plugin);
+    boolean sticky = settings.sticky() == WorkerSettings.Sticky.ON
+        || (settings.sticky() == WorkerSettings.Sticky.AUTO && !TestServerDetector.isTestServer(service));
+    WorkflowClient client = connection.client(service, pluginBuilder.setStickyExecution(sticky).build());
     WorkerFactory factory = WorkerFactory.newInstance(client);
     factoryRef[0] = factory;
     CountDownLatch stopped = new CountDownLatch(1);
@@ -61,7 +63,7 @@ public final class WorkerMain {
     log.info("worker started: Temporal {} namespace {}, task queues {} and {}, sticky execution {}{}",
         connection.address(), connection.namespace(),
         io.durableagents.workflows.TaskQueues.AGENTS, io.durableagents.workflows.TaskQueues.LLM,
-        settings.stickyExecution() ? "on" : "off",
+        sticky ? "on" : "off",
         metrics == null ? "" : ", metrics on :" + metrics.port() + "/metrics");
     stopped.await();
     return 0;

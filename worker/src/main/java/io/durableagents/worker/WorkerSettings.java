@@ -10,44 +10,51 @@ import java.util.Map;
  * follow Temporal's envconfig conventions, {@code TEMPORAL_ADDRESS} and {@code TEMPORAL_NAMESPACE};
  * model settings are in {@code LlmSettings}.)
  *
- * @param stickyExecution whether workflow tasks go to this worker's sticky queue. Off against the
- *     embedded dev server, whose sticky queues never time out: a killed worker would leave its
- *     workflows stuck. Default: off when {@code TEMPORAL_ADDRESS} is unset (embedded), on otherwise.
+ * @param sticky whether workflow tasks go to this worker's sticky queue: {@code on}, {@code off}, or
+ *     {@code auto} (the default), which turns it off against Temporal's test server (the embedded dev
+ *     server), whose sticky queues never time out, so that a killed worker's workflows are picked up
+ *     by the next worker instead of waiting forever.
  * @param filesDirectory the directory the {@code read_file} tool may read
  * @param executionJournal a file to which every activity execution is appended, or null
  * @param llmCallsPerSecond a cap on LLM calls per second across all workers, or null for none
  * @param metricsPort the port of the Prometheus endpoint ({@code /metrics}, {@code /health}), or null
  */
 public record WorkerSettings(
-    boolean stickyExecution,
+    Sticky sticky,
     Path filesDirectory,
     Path executionJournal,
     Double llmCallsPerSecond,
     Integer metricsPort) {
+
+  /** The sticky execution setting. */
+  public enum Sticky {
+    ON,
+    OFF,
+    AUTO
+  }
 
   public static final String STICKY = "DURABLE_AGENTS_STICKY";
   public static final String FILES_DIR = "DURABLE_AGENTS_FILES_DIR";
   public static final String EXECUTION_LOG = "DURABLE_AGENTS_EXECUTION_LOG";
   public static final String LLM_RATE_LIMIT = "DURABLE_AGENTS_LLM_RATE_LIMIT";
   public static final String METRICS_PORT = "DURABLE_AGENTS_METRICS_PORT";
-  public static final String TEMPORAL_ADDRESS = "TEMPORAL_ADDRESS";
 
   /** Reads and checks the settings. */
   public static WorkerSettings fromEnvironment(Map<String, String> env) {
     String sticky = env.getOrDefault(STICKY, "auto").trim().toLowerCase(Locale.ROOT);
-    boolean stickyExecution;
+    Sticky stickyExecution;
     switch (sticky) {
       case "on":
       case "true":
-        stickyExecution = true;
+        stickyExecution = Sticky.ON;
         break;
       case "off":
       case "false":
-        stickyExecution = false;
+        stickyExecution = Sticky.OFF;
         break;
       case "auto":
       case "":
-        stickyExecution = env.get(TEMPORAL_ADDRESS) != null && !env.get(TEMPORAL_ADDRESS).isBlank();
+        stickyExecution = Sticky.AUTO;
         break;
       default:
         throw new IllegalArgumentException(

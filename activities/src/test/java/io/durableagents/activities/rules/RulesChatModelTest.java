@@ -1,0 +1,112 @@
+package io.durableagents.activities.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.agent.tool.ToolSpecifications;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ToolChoice;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import io.durableagents.activities.tools.EpsteinActions;
+import io.durableagents.workflows.agent.Observation;
+import io.durableagents.workflows.agent.cot.CotPrompts;
+import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.workflows.simulation.epstein.EpsteinAgent;
+import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
+import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
+import io.durableagents.workflows.simulation.grid.GridPosition;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class RulesChatModelTest {
+  private final RulesChatModel model = new RulesChatModel();
+  private final List<ToolSpecification> tools = ToolSpecifications.toolSpecificationsFrom(new EpsteinActions());
+
+  private static final EpsteinParameters P = new EpsteinParameters(10, 10, 2, 1, 5, 0.5, 0.1, 2.3, 4);
+
+  private String reasoningPrompt(EpsteinWorld world, String agentId) {
+    Observation o = world.observe(agentId, 3);
+    return CotPrompts.reasoningSystem(new EpsteinScenario().roleDescription(world.roleOf(agentId)), o, null,
+        world.toolsOf(world.roleOf(agentId)));
+  }
+
+  private ChatResponse reason(String prompt) {
+    return model.chat(ChatRequest.builder()
+        .messages(SystemMessage.from(prompt), UserMessage.from("Decide."))
+        .toolSpecifications(tools).toolChoice(ToolChoice.NONE).build());
+  }
+
+  private ChatResponse act(String plan, List<ToolSpecification> offered) {
+    return model.chat(ChatRequest.builder()
+        .messages(SystemMessage.from(CotPrompts.executionSystem()), UserMessage.from(CotPrompts.executionUser(plan)))
+        .toolSpecifications(offered).toolChoice(ToolChoice.REQUIRED).build());
+  }
+
+  @Test
+  void aCitizenWithHighGrievanceAndLowRiskTurnsActiveAndSaysItIsNotAnLlm() {
+    // G = 0.9 x 0.5 = 0.45; one cop, no other active: P = 1 - e^-2.3 = 0.9; N = 0.05 x 0.9 = 0.045
+    EpsteinWorld world = EpsteinWorld.restore(P, List.of(
+        new EpsteinAgent("citizen-0", "citizen", new GridPosition(0, 0), "quiet", 0.9, 0.05, 0),
+        new EpsteinAgent("citizen-1", "citizen", new GridPosition(3, 3), "quiet", 0.1, 0.9, 0),
+        new EpsteinAgent("cop-0", "cop", new GridPosition(5, 5), "cop", 0, 0, 0)));
+    assertTrue(world.wouldBeActive(world.agent("citizen-0")));
+    ChatResponse r = reason(reasoningPrompt(world, "citizen-0"));
+    String text = r.aiMessage().text();
+    assertTrue(text.startsWith(RulesChatModel.DISCLAIMER), text);
+    assertTrue(text.contains("Thought 1: grievance 0.450"), text);
+    assertTrue(text.contains("Action: change_state({\"state\":\"active\"}); move_one_step({\"direction\":"), text);
+    assertFalse(r.aiMessage().hasToolExecutionRequests());
+    assertEquals("rules", r.metadata().modelName());
+    assertTrue(r.tokenUsage().inputTokenCount() > 0);
+
+    // the citizen with low grievance and high risk aversion stays quiet: no change_state
+    String quiet = reason(reasoningPrompt(world, "citizen-1")).aiMessage().text();
+    assertFalse(quiet.contains("change_state"), quiet);
+    assertTrue(quiet.contains("stay quiet"), quiet);
+  }
+
+  @Test
+  void aCopArrestsAnActiveCitizenInSight() {
+    EpsteinWorld world = EpsteinWorld.restore(P, List.of(
+        new EpsteinAgent("citizen-0", "citizen", new GridPosition(1, 1), "active", 0.9, 0.05, 0),
+        new EpsteinAgent("citizen-1", "citizen", new GridPosition(3, 3), "quiet", 0.1, 0.9, 0),
+        new EpsteinAgent("cop-0", "cop", new GridPosition(0, 0), "cop", 0, 0, 0)));
+    String text = reason(reasoningPrompt(world, "cop-0")).aiMessage().text();
+    assertTrue(text.contains("arrest_citizen({\"citizen_id\":\"citizen-0\"})"), text);
+  }
+
+  @Test
+  void theSameRequestGetsTheSameAnswer() {
+    EpsteinWorld world = EpsteinWorld.create(EpsteinParameters.DEFAULTS, new SeededRandom(9));
+    String prompt = reasoningPrompt(world, "citizen-4");
+    assertEquals(reason(prompt).aiMessage().text(), reason(prompt).aiMessage().text());
+  }
+
+  @Test
+  void theExecutionPassTurnsTheActionLineIntoToolCallsOfOfferedToolsOnly() {
+    String plan = RulesChatModel.DISCLAIMER + "\nThought 1: x\nAction: change_state({\"state\":\"active\"}); "
+        + "move_one_step({\"direction\":\"North\"})";
+    ChatResponse all = act(plan, tools);
+    List<ToolExecutionRequest> calls = all.aiMessage().toolExecutionRequests();
+    assertEquals(List.of("change_state", "move_one_step"),
+        calls.stream().map(ToolExecutionRequest::name).collect(Collectors.toList()));
+    assertEquals("{\"direction\":\"North\"}", calls.get(1).arguments());
+
+    List<ToolSpecification> onlyMove = tools.stream().filter(t -> t.name().equals("move_one_step")).toList();
+    assertEquals(List.of("move_one_step"), act(plan, onlyMove).aiMessage().toolExecutionRequests()
+        .stream().map(ToolExecutionRequest::name).toList());
+  }
+
+  @Test
+  void aRequestWithoutAnObservationGetsAPlainRefusalNotAnError() {
+    ChatResponse r = model.chat(ChatRequest.builder().messages(UserMessage.from("What is 2+2?")).build());
+    assertTrue(r.aiMessage().text().contains("no observation"), r.aiMessage().text());
+  }
+}

@@ -1,0 +1,220 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.durableagents.workflows.simulation.SimulationProgress;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.File;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Separate processes, as a user runs them: the embedded dev server, workers and the starter CLI. The
+ * Epstein demo runs once undisturbed, and once with its worker killed with {@code kill -9} midway and
+ * a new worker started. The interrupted run must end with the same counts at every step, and no LLM or
+ * tool call that had completed may have run again.
+ */
+class EndToEndTest {
+  private static final int STEPS = 24;
+  private static final long SEED = 7;
+
+  private static Path dir;
+  private static int port;
+  private static Process server;
+  private static final List<Process> workers = new ArrayList<>();
+  private static WorkflowServiceStubs service;
+  private static WorkflowClient client;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    dir = Files.createDirectories(Path.of("target", "e2e"));
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    server = ChildProcesses.start("384m", dir.resolve("dev-server.log").toFile(), Map.of(),
+        "dev-server", "--port", Integer.toString(port));
+    assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000),
+        "the dev server did not start; see " + dir.resolve("dev-server.log"));
+    service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+  }
+
+  @AfterAll
+  static void stopAll() throws InterruptedException {
+    for (Process w : workers) {
+      w.destroyForcibly();
+    }
+    if (service != null) {
+      service.shutdownNow();
+    }
+    if (server != null) {
+      server.destroy();
+      server.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static Map<String, String> env(Path journal) {
+    return Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
+        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
+  }
+
+  private static Process worker(String name, Path journal) {
+    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), env(journal), "worker");
+    workers.add(p);
+    return p;
+  }
+
+  private static String starter(String... args) throws Exception {
+    File out = dir.resolve("starter-" + args[args.length - 1] + ".log").toFile();
+    Files.deleteIfExists(out.toPath());
+    Process p = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the starter did not finish: " + out);
+    String text = Files.readString(out.toPath());
+    assertEquals(0, p.exitValue(), text);
+    return text;
+  }
+
+  @Test
+  void aWorkerKilledMidRunIsReplacedAndTheRunEndsAsIfNothingHappened() throws Exception {
+    Path refJournal = dir.resolve("journal-ref.log");
+    Path crashJournal = dir.resolve("journal-crash.log");
+    Files.deleteIfExists(refJournal);
+    Files.deleteIfExists(crashJournal);
+
+    // 1. undisturbed reference run, through the CLI
+    Process w0 = worker("worker-ref", refJournal);
+    String out = starter("simulate", "--steps", Integer.toString(STEPS), "--seed", Long.toString(SEED),
+        "--id", "e2e-ref");
+    assertTrue(out.contains("Final counts: "), out);
+    assertTrue(out.contains(STEPS + "/" + STEPS), out);
+    w0.destroy();
+    assertTrue(w0.waitFor(30, TimeUnit.SECONDS));
+    SimulationResult reference = result("e2e-ref");
+
+    // 2. the same run, with its worker killed midway
+    Process w1 = worker("worker-1", crashJournal);
+    starter("simulate", "--steps", Integer.toString(STEPS), "--seed", Long.toString(SEED), "--no-wait",
+        "--id", "e2e-crash");
+    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, "e2e-crash");
+    int stepAtKill = awaitStep(sim, STEPS / 3);
+    w1.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no goodbye to the server
+    assertTrue(stepAtKill < STEPS, "the kill must land mid-run, was at step " + stepAtKill);
+    worker("worker-2", crashJournal);
+    SimulationResult crashed = result("e2e-crash");
+
+    // first: the same counts at every step as the undisturbed run
+    assertEquals(reference.perStep(), crashed.perStep());
+    assertEquals(reference.finalCounts(), crashed.finalCounts());
+    assertEquals(reference.llmCalls(), crashed.llmCalls());
+
+    // second: no call that had completed ran again
+    Map<String, Integer> completedAttempt = completedActivities("e2e-crash");
+    Map<String, List<Integer>> executed = new HashMap<>();
+    Set<String> pids = new HashSet<>();
+    for (String line : Files.readAllLines(crashJournal)) {
+      String[] f = line.split("\t");
+      if (!f[1].equals("start")) {
+        continue;
+      }
+      executed.computeIfAbsent(f[2] + "|" + f[3], k -> new ArrayList<>()).add(Integer.parseInt(f[4]));
+      pids.add(f[6]);
+    }
+    assertEquals(2, pids.size(), "both workers ran activities");
+    assertEquals(completedAttempt.keySet(), executed.keySet(), "every execution belongs to a completed call");
+    int retriedInFlight = 0;
+    for (Map.Entry<String, Integer> e : completedAttempt.entrySet()) {
+      List<Integer> attempts = executed.get(e.getKey());
+      assertEquals(new HashSet<>(attempts).size(), attempts.size(), "an attempt ran twice: " + e.getKey());
+      assertTrue(attempts.contains(e.getValue()), e.getKey() + " completed in an attempt never run");
+      for (int a : attempts) {
+        assertTrue(a <= e.getValue(), e.getKey() + " ran again after it completed: attempt " + a);
+      }
+      if (e.getValue() > 1) {
+        retriedInFlight++;
+      }
+    }
+    // only calls in flight at the kill were retried: at most one per agent (25)
+    assertTrue(retriedInFlight <= 25, "retried " + retriedInFlight);
+    System.out.printf("kill -9 at step %d of %d; %d activities, %d retried because they were in flight%n",
+        stepAtKill, STEPS, completedAttempt.size(), retriedInFlight);
+  }
+
+  private static SimulationResult result(String id) throws Exception {
+    return client.newUntypedWorkflowStub(id).getResultAsync(SimulationResult.class).get(180, TimeUnit.SECONDS);
+  }
+
+  private static int awaitStep(SimulationWorkflow sim, int step) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      try {
+        SimulationProgress p = sim.progress();
+        if (p.step() >= step) {
+          return p.step();
+        }
+      } catch (RuntimeException notYet) {
+        // the workflow has not started on a worker yet
+      }
+      Thread.sleep(20);
+    }
+    fail("the run did not reach step " + step);
+    return -1;
+  }
+
+  /** workflow id|activity id -> the attempt that completed, for a simulation and all its agent steps. */
+  private static Map<String, Integer> completedActivities(String simulationId) {
+    Map<String, Integer> completed = new HashMap<>();
+    Set<String> workflows = new TreeSet<>();
+    workflows.add(simulationId);
+    for (HistoryEvent e : client.fetchHistory(simulationId).getEvents()) {
+      if (e.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
+        workflows.add(e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId());
+      }
+    }
+    for (String wf : workflows) {
+      Map<Long, String> scheduled = new HashMap<>();
+      Map<Long, Integer> startedAttempt = new HashMap<>();
+      for (HistoryEvent e : client.fetchHistory(wf).getEvents()) {
+        switch (e.getEventType()) {
+          case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+            scheduled.put(e.getEventId(), e.getActivityTaskScheduledEventAttributes().getActivityId());
+            break;
+          case EVENT_TYPE_ACTIVITY_TASK_STARTED:
+            startedAttempt.put(e.getEventId(), e.getActivityTaskStartedEventAttributes().getAttempt());
+            break;
+          case EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+            var a = e.getActivityTaskCompletedEventAttributes();
+            completed.put(wf + "|" + scheduled.get(a.getScheduledEventId()),
+                startedAttempt.get(a.getStartedEventId()));
+            break;
+          default:
+        }
+      }
+    }
+    assertFalse(completed.isEmpty());
+    return completed;
+  }
+
+}
