@@ -41,7 +41,7 @@ final class SimulationOptions {
   @Option(names = "--vision", description = "Vision radius (default: 5).")
   Integer vision;
 
-  @Option(names = "--legitimacy", description = "Perceived legitimacy L in [0, 1] (default: 0.82).")
+  @Option(names = "--legitimacy", description = "Perceived legitimacy L in [0, 1] (default: 0.5).")
   Double legitimacy;
 
   @Option(names = "--max-jail-term", description = "Longest jail term in steps (default: 30).")

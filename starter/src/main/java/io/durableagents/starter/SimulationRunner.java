@@ -62,7 +62,9 @@ final class SimulationRunner {
         }
         for (StepCounts s : r.perStep()) {
           if (s.step() > printed) {
-            printStep(s.step(), r.steps(), s.counts(), -1, -1);
+            boolean last = s.step() == r.steps();
+            printStep(s.step(), r.steps(), s.counts(), last ? r.llmCalls() : -1,
+                last ? r.usage().total() : -1);
           }
         }
         return r;

@@ -69,6 +69,10 @@ public final class MetricsServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
-    scope.close();
+    try {
+      scope.close();
+    } catch (com.uber.m3.tally.ScopeCloseException e) {
+      // the registry is being discarded with it
+    }
   }
 }

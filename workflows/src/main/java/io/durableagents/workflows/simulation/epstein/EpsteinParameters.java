@@ -6,6 +6,10 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * The parameters of Epstein's civil violence model (Epstein 2002), with Mesa-LLM's reference
  * example's sizes as defaults: 20 citizens and 5 cops on a 10x10 torus, vision 5.
  *
+ * <p>The default legitimacy is 0.5, not the 0.82 of Mesa's classic example: that value suits its
+ * 40x40 grid, where few cops are in sight. On the 10x10 grid with vision 5 every citizen sees all 5
+ * cops, the estimated arrest probability is near 1, and at 0.82 nobody ever rebels.
+ *
  * @param width grid width
  * @param height grid height
  * @param citizens how many citizens
@@ -29,7 +33,7 @@ public record EpsteinParameters(
     int maxJailTerm) {
 
   public static final EpsteinParameters DEFAULTS =
-      new EpsteinParameters(10, 10, 20, 5, 5, 0.82, 0.1, 2.3, 30);
+      new EpsteinParameters(10, 10, 20, 5, 5, 0.5, 0.1, 2.3, 30);
 
   public EpsteinParameters {
     require(width > 0 && height > 0, "grid width and height must be positive");
