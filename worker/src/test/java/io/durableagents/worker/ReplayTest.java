@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,8 @@ import org.junit.jupiter.api.Test;
  */
 class ReplayTest {
   static final Path HISTORIES = Path.of("src", "test", "resources", "histories");
+  static final String WORKFLOW_IDS = "workflow-ids.properties";
+  static final String SIMULATION_ID = "sim-epstein-replay";
 
 
   @Test
@@ -42,6 +45,10 @@ class ReplayTest {
       Files.createDirectories(HISTORIES);
       Files.writeString(HISTORIES.resolve("simulation-epstein-cot.json"), fresh.get(0).toJson(true));
       Files.writeString(HISTORIES.resolve("agent-step-cot.json"), fresh.get(1).toJson(true));
+      // Child workflow ids derive from the parent's id, so replay needs the original ids.
+      Files.writeString(HISTORIES.resolve(WORKFLOW_IDS),
+          "simulation-epstein-cot.json=" + SIMULATION_ID + "\n"
+              + "agent-step-cot.json=" + SIMULATION_ID + "/agent-citizen-0/step-2\n");
     }
   }
 
@@ -52,9 +59,15 @@ class ReplayTest {
       files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
     }
     assertFalse(files.isEmpty(), "no recorded histories under " + HISTORIES.toAbsolutePath());
+    Properties ids = new Properties();
+    try (var in = Files.newBufferedReader(HISTORIES.resolve(WORKFLOW_IDS))) {
+      ids.load(in);
+    }
     List<String> names = new ArrayList<>();
     for (Path file : files) {
-      WorkflowExecutionHistory history = WorkflowExecutionHistory.fromJson(Files.readString(file));
+      String workflowId = ids.getProperty(file.getFileName().toString());
+      assertTrue(workflowId != null, "no workflow id for " + file + " in " + WORKFLOW_IDS);
+      WorkflowExecutionHistory history = WorkflowExecutionHistory.fromJson(Files.readString(file), workflowId);
       WorkflowReplayer.replayWorkflowExecution(history, SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class);
       names.add(file.getFileName().toString());
     }
@@ -65,7 +78,7 @@ class ReplayTest {
   /** Runs a small simulation and returns its history and one agent step's. */
   private static List<WorkflowExecutionHistory> record() throws IOException {
     try (TestWorkflowEnvironment env = TestWorkers.start(DurableAgentsPlugin.newBuilder().build())) {
-      String id = "sim-epstein-replay";
+      String id = SIMULATION_ID;
       env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
               WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
           .run(new SimulationInput("epstein", 3, 11, EpsteinParameters.DEFAULTS.withAgents(4, 1),
