@@ -4,6 +4,9 @@ import io.durableagents.worker.TemporalConnection;
 
 /** Where a person finds a run. */
 final class Links {
+  /** Where the Temporal UI is, for links (default http://localhost:8080). */
+  static final String UI_URL = "TEMPORAL_UI_URL";
+
   private Links() {}
 
   static String where(TemporalConnection connection, String workflowId) {
@@ -12,7 +15,8 @@ final class Links {
           + "'describe " + workflowId + "', or run against a real Temporal to browse it at "
           + "http://localhost:8080)";
     }
-    return "Temporal UI: http://localhost:8080/namespaces/" + connection.namespace()
+    String ui = System.getenv().getOrDefault(UI_URL, "http://localhost:8080");
+    return "Temporal UI: " + ui.replaceAll("/+$", "") + "/namespaces/" + connection.namespace()
         + "/workflows/" + workflowId.replace("/", "%2F");
   }
 }
