@@ -36,6 +36,11 @@ final class ChildProcesses {
     List<String> command = new ArrayList<>();
     command.add(javaBinary());
     command.add("-Xmx" + maxHeap);
+    if (Runtime.version().feature() >= 24) {
+      // gRPC's shaded Netty still uses sun.misc.Unsafe; say so once here instead of warning each start
+      command.add("--sun-misc-unsafe-memory-access=allow");
+      command.add("--enable-native-access=ALL-UNNAMED");
+    }
     command.add("-cp");
     command.add(classpath());
     command.add(StarterMain.class.getName());

@@ -3,7 +3,6 @@ package io.durableagents.starter;
 import io.durableagents.worker.TemporalConnection;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.io.File;
 import java.nio.file.Files;
@@ -59,8 +58,7 @@ final class DemoCommand implements Callable<Integer> {
 
       WorkflowServiceStubs service = connection.connect(null);
       try {
-        WorkflowClient client = WorkflowClient.newInstance(service,
-            WorkflowClientOptions.newBuilder().setNamespace(connection.namespace()).build());
+        WorkflowClient client = connection.client(service);
         return SimulateCommand.run(connection, client, input, options.id, false);
       } finally {
         service.shutdown();

@@ -11,7 +11,6 @@ import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -48,8 +47,7 @@ final class DescribeCommand implements Callable<Integer> {
         System.out.println("Closed:        " + Describe.time(info.getCloseTime()));
       }
       System.out.println("History:       " + info.getHistoryLength() + " events");
-      WorkflowClient client = WorkflowClient.newInstance(service,
-          WorkflowClientOptions.newBuilder().setNamespace(connection.namespace()).build());
+      WorkflowClient client = connection.client(service);
       if (info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED) {
         SimulationResult r = client.newUntypedWorkflowStub(workflowId)
             .getResult(5, TimeUnit.SECONDS, SimulationResult.class);

@@ -32,8 +32,7 @@ final class SimulateCommand implements Callable<Integer> {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
     WorkflowServiceStubs service = connection.connect(null);
     try {
-      return run(connection, WorkflowClient.newInstance(service,
-          io.temporal.client.WorkflowClientOptions.newBuilder().setNamespace(connection.namespace()).build()),
+      return run(connection, connection.client(service),
           input, options.id, noWait);
     } finally {
       service.shutdown();

@@ -60,10 +60,11 @@ public final class WorkerMain {
       stopped.countDown();
     }, "durable-agents-shutdown"));
     factory.start();
-    log.info("worker started: Temporal {} namespace {}, task queues {} and {}, sticky execution {}{}",
+    log.info("worker started: Temporal {} namespace {}, task queues {} and {}, sticky execution {}, "
+            + "virtual threads {}{}",
         connection.address(), connection.namespace(),
         io.durableagents.workflows.TaskQueues.AGENTS, io.durableagents.workflows.TaskQueues.LLM,
-        sticky ? "on" : "off",
+        sticky ? "on" : "off", Runtime.version().feature() >= 21 ? "on" : "off (JVM < 21)",
         metrics == null ? "" : ", metrics on :" + metrics.port() + "/metrics");
     stopped.await();
     return 0;
