@@ -2,7 +2,6 @@ package io.durableagents.starter;
 
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.simulation.SimulationInput;
-import io.durableagents.workflows.simulation.SimulationProgress;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.StepCounts;
@@ -11,6 +10,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -53,39 +53,41 @@ final class SimulationRunner {
     CompletableFuture<SimulationResult> result = stub.getResultAsync(SimulationResult.class);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
     int printed = 0;
+    int totalSteps = -1;
     boolean header = false;
     while (true) {
+      SimulationResult done = null;
+      List<StepCounts> steps;
       try {
-        SimulationResult r = result.get(500, TimeUnit.MILLISECONDS);
-        if (!header) {
-          printHeader(r.finalCounts());
-        }
-        for (StepCounts s : r.perStep()) {
-          if (s.step() > printed) {
-            boolean last = s.step() == r.steps();
-            printStep(s.step(), r.steps(), s.counts(), last ? r.llmCalls() : -1,
-                last ? r.usage().total() : -1);
-          }
-        }
-        return r;
+        done = result.get(500, TimeUnit.MILLISECONDS);
+        steps = done.perStep();
       } catch (TimeoutException e) {
-        SimulationProgress p;
         try {
-          p = typed.progress();
+          if (totalSteps < 0) {
+            totalSteps = typed.progress().totalSteps();
+          }
+          steps = typed.stepsAfter(printed);
         } catch (RuntimeException queryFailed) {
           continue; // no worker has answered yet
-        }
-        if (p.step() > printed && p.counts() != null && !p.counts().isEmpty()) {
-          if (!header) {
-            printHeader(p.counts());
-            header = true;
-          }
-          printStep(p.step(), p.totalSteps(), p.counts(), p.llmCalls(), p.usage().total());
-          printed = p.step();
         }
       } catch (java.util.concurrent.ExecutionException e) {
         Throwable cause = e.getCause();
         throw cause instanceof RuntimeException ? (RuntimeException) cause : new RuntimeException(cause);
+      }
+      int total = done != null ? done.steps() : totalSteps;
+      for (StepCounts s : steps) {
+        if (s.step() <= printed) {
+          continue;
+        }
+        if (!header) {
+          printHeader(s.counts());
+          header = true;
+        }
+        printStep(s, total);
+        printed = s.step();
+      }
+      if (done != null) {
+        return done;
       }
     }
   }
@@ -99,13 +101,13 @@ final class SimulationRunner {
     out.println(sb);
   }
 
-  private void printStep(int step, int total, Map<String, Integer> counts, long llmCalls, long tokens) {
-    StringBuilder sb = new StringBuilder(String.format("%-9s", step + "/" + total));
-    for (Integer v : counts.values()) {
+  private void printStep(StepCounts s, int total) {
+    StringBuilder sb = new StringBuilder(String.format("%-9s", total > 0 ? s.step() + "/" + total : s.step()));
+    for (Integer v : s.counts().values()) {
       sb.append(String.format("%8d", v));
     }
-    if (llmCalls >= 0) {
-      sb.append(String.format("%12d%12d", llmCalls, tokens));
+    if (s.llmCalls() != null) {
+      sb.append(String.format("%12d%12d", s.llmCalls(), s.tokens()));
     }
     out.println(sb);
     out.flush();

@@ -24,4 +24,8 @@ public interface SimulationWorkflow {
   /** Where the run is: step, agents, LLM calls and tokens so far, the latest counts. */
   @QueryMethod
   SimulationProgress progress();
+
+  /** The recorded variables of every completed step after {@code step}, for a follower to catch up. */
+  @QueryMethod
+  java.util.List<StepCounts> stepsAfter(int step);
 }

@@ -40,6 +40,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private long toolCalls;
   private TokenUsage usage = TokenUsage.ZERO;
   private Map<String, Integer> counts = Map.of();
+  private final List<StepCounts> perStep = new ArrayList<>();
   private boolean done;
 
   @Override
@@ -60,7 +61,6 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     String simulationId = Workflow.getInfo().getWorkflowId();
     Map<String, Plan> plans = new HashMap<>();
     Map<String, List<String>> lastResults = new HashMap<>();
-    List<StepCounts> perStep = new ArrayList<>();
 
     for (step = 0; step < input.steps(); ) {
       int current = step + 1;
@@ -95,7 +95,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       }
       world.endStep(current, random);
       counts = world.counts();
-      perStep.add(new StepCounts(current, counts));
+      perStep.add(new StepCounts(current, counts, llmCalls, usage.total()));
       step = current;
     }
     done = true;
@@ -155,6 +155,17 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         SelectedTools.resolve(world.toolsOf(role), options.selectedTools());
       }
     }
+  }
+
+  @Override
+  public List<StepCounts> stepsAfter(int step) {
+    List<StepCounts> later = new ArrayList<>();
+    for (StepCounts s : perStep) {
+      if (s.step() > step) {
+        later.add(s);
+      }
+    }
+    return later;
   }
 
   @Override

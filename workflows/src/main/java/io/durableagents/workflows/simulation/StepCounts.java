@@ -1,8 +1,18 @@
 package io.durableagents.workflows.simulation;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 
-/** The variables recorded at the end of one step, e.g. active, quiet and jailed citizens. */
+/**
+ * The variables recorded at the end of one step (e.g. active, quiet and jailed citizens), with the
+ * LLM calls and tokens used so far.
+ *
+ * @param step the step
+ * @param counts the variables, in a stable order
+ * @param llmCalls LLM calls made up to the end of this step (null in histories from before it existed)
+ * @param tokens tokens used up to the end of this step (idem)
+ */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record StepCounts(int step, Map<String, Integer> counts) {}
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record StepCounts(int step, Map<String, Integer> counts, Long llmCalls, Long tokens) {}
