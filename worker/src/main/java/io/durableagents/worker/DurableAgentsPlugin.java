@@ -2,6 +2,9 @@ package io.durableagents.worker;
 
 import dev.langchain4j.model.chat.ChatModel;
 import io.durableagents.activities.llm.ChatModelProvider;
+import io.durableagents.activities.metrics.AgentMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.durableagents.activities.llm.LlmActivitiesImpl;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.activities.rules.RulesChatModel;
@@ -57,8 +60,9 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     super(NAME);
     ChatModelProvider.Builder models = ChatModelProvider.newBuilder().settings(b.llmSettings);
     b.models.forEach(models::register);
-    this.llmActivities = new LlmActivitiesImpl(models.build(), b.tools);
-    this.toolActivities = new ToolActivitiesImpl(b.tools);
+    AgentMetrics metrics = new AgentMetrics(b.meterRegistry);
+    this.llmActivities = new LlmActivitiesImpl(models.build(), b.tools, metrics);
+    this.toolActivities = new ToolActivitiesImpl(b.tools, metrics);
     this.stickyExecution = b.stickyExecution;
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.interceptors = List.copyOf(b.interceptors);
@@ -154,6 +158,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private boolean stickyExecution = true;
     private Double llmCallsPerSecond;
     private final List<WorkerInterceptor> interceptors = new ArrayList<>();
+    private MeterRegistry meterRegistry = new CompositeMeterRegistry();
 
     private Builder() {
       models.put(RulesChatModel.MODEL_NAME, new RulesChatModel());
@@ -204,6 +209,12 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** A cap on LLM calls per second across every worker of the LLM task queue; null for none. */
     public Builder setLlmCallsPerSecond(Double llmCallsPerSecond) {
       this.llmCallsPerSecond = llmCallsPerSecond;
+      return this;
+    }
+
+    /** Where our own metrics (LLM calls, tokens, tool calls) go; by default nowhere. */
+    public Builder setMeterRegistry(MeterRegistry meterRegistry) {
+      this.meterRegistry = meterRegistry;
       return this;
     }
 

@@ -42,6 +42,9 @@ public final class WorkerMain {
     MetricsServer metrics = settings.metricsPort() == null ? null
         : new MetricsServer(settings.metricsPort(),
             () -> factoryRef[0] != null && factoryRef[0].isStarted() && !factoryRef[0].isShutdown());
+    if (metrics != null) {
+      pluginBuilder.setMeterRegistry(metrics.registry());
+    }
     WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope());
     boolean sticky = settings.sticky() == WorkerSettings.Sticky.ON
         || (settings.sticky() == WorkerSettings.Sticky.AUTO && !TestServerDetector.isTestServer(service));

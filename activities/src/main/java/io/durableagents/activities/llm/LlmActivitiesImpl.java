@@ -18,6 +18,7 @@ import dev.langchain4j.exception.RateLimitException;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import io.durableagents.activities.metrics.AgentMetrics;
 import io.durableagents.activities.tools.ToolCallValidator;
 import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.workflows.llm.ChatTurn;
@@ -65,10 +66,16 @@ public final class LlmActivitiesImpl implements LlmActivities {
 
   private final ChatModelProvider models;
   private final ToolRegistry tools;
+  private final AgentMetrics metrics;
 
   public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools) {
+    this(models, tools, AgentMetrics.none());
+  }
+
+  public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools, AgentMetrics metrics) {
     this.models = models;
     this.tools = tools;
+    this.metrics = metrics;
   }
 
   @Override
@@ -91,7 +98,14 @@ public final class LlmActivitiesImpl implements LlmActivities {
       chat.temperature(request.temperature());
     }
     long start = System.nanoTime();
-    ChatResponse response = callWithHeartbeats(model, chat.build());
+    ChatResponse response;
+    try {
+      response = callWithHeartbeats(model, chat.build());
+    } catch (ApplicationFailure f) {
+      metrics.llmCall(request.model(), request.purpose(), f.getType(),
+          Duration.ofNanos(System.nanoTime() - start), null);
+      throw f;
+    }
     long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
     AiMessage ai = response.aiMessage();
@@ -110,6 +124,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
         u.outputTokenCount() == null ? 0 : u.outputTokenCount());
     String modelName = response.metadata() != null && response.metadata().modelName() != null
         ? response.metadata().modelName() : request.model();
+    metrics.llmCall(request.model(), request.purpose(), "ok", Duration.ofMillis(latency), usage);
     return new LlmResponse(modelName, ai.text(), calls, usage,
         response.finishReason() == null ? null : response.finishReason().name(), latency);
   }

@@ -3,6 +3,7 @@ package io.durableagents.activities.tools;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.activities.metrics.AgentMetrics;
 import io.durableagents.workflows.tools.ToolActivities;
 import io.durableagents.workflows.tools.ToolExecutionRequest;
 import io.durableagents.workflows.tools.ToolExecutionResult;
@@ -25,13 +26,30 @@ public final class ToolActivitiesImpl implements ToolActivities {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final ToolRegistry tools;
+  private final AgentMetrics metrics;
 
   public ToolActivitiesImpl(ToolRegistry tools) {
+    this(tools, AgentMetrics.none());
+  }
+
+  public ToolActivitiesImpl(ToolRegistry tools, AgentMetrics metrics) {
     this.tools = tools;
+    this.metrics = metrics;
   }
 
   @Override
   public ToolExecutionResult execute(ToolExecutionRequest request) {
+    try {
+      ToolExecutionResult result = run(request);
+      metrics.toolCall(request.name(), result.error());
+      return result;
+    } catch (RuntimeException e) {
+      metrics.toolCall(request.name(), true);
+      throw e;
+    }
+  }
+
+  private ToolExecutionResult run(ToolExecutionRequest request) {
     Optional<ToolRegistry.Entry> found = tools.find(request.name());
     if (found.isEmpty()) {
       return error(request, "unknown tool '" + request.name() + "'; available tools: " + tools.names());

@@ -1,0 +1,56 @@
+package io.durableagents.activities.metrics;
+
+import io.durableagents.workflows.llm.TokenUsage;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.time.Duration;
+
+/**
+ * Our own metrics, recorded by the activities: LLM calls, their latency and tokens by model and
+ * strategy, tool calls and tool errors by tool. (Agent steps are counted by the workflows through
+ * Temporal's replay-safe metrics scope; see {@link MetricNames}.) Prometheus names get a {@code _total}
+ * or {@code _seconds} suffix.
+ */
+public final class AgentMetrics {
+  private final MeterRegistry registry;
+
+  public AgentMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Metrics that go nowhere. */
+  public static AgentMetrics none() {
+    return new AgentMetrics(new CompositeMeterRegistry());
+  }
+
+  /** One finished LLM call; {@code outcome} is {@code ok} or a failure type. */
+  public void llmCall(String model, String purpose, String outcome, Duration latency, TokenUsage usage) {
+    String strategy = strategyOf(purpose);
+    registry.counter(MetricNames.LLM_CALLS, "model", model, "strategy", strategy, "outcome", outcome)
+        .increment();
+    registry.timer(MetricNames.LLM_LATENCY, "model", model, "strategy", strategy).record(latency);
+    if (usage != null) {
+      registry.counter(MetricNames.LLM_TOKENS, "model", model, "strategy", strategy, "direction", "input")
+          .increment(usage.input());
+      registry.counter(MetricNames.LLM_TOKENS, "model", model, "strategy", strategy, "direction", "output")
+          .increment(usage.output());
+    }
+  }
+
+  /** One tool call; {@code error} when it could not serve the request or threw. */
+  public void toolCall(String tool, boolean error) {
+    registry.counter(MetricNames.TOOL_CALLS, "tool", tool).increment();
+    if (error) {
+      registry.counter(MetricNames.TOOL_ERRORS, "tool", tool).increment();
+    }
+  }
+
+  /** {@code cot-reasoning} -> {@code cot}; purposes name their strategy first. */
+  static String strategyOf(String purpose) {
+    if (purpose == null || purpose.isBlank()) {
+      return "none";
+    }
+    int dash = purpose.indexOf('-');
+    return dash < 0 ? purpose : purpose.substring(0, dash);
+  }
+}

@@ -1,0 +1,24 @@
+package io.durableagents.activities.metrics;
+
+/** The names of Durable Agents' own metrics, in one place. */
+public final class MetricNames {
+  /** LLM calls, by model, strategy and outcome. */
+  public static final String LLM_CALLS = "durable_agents_llm_calls";
+
+  /** LLM call latency, by model and strategy. */
+  public static final String LLM_LATENCY = "durable_agents_llm_latency";
+
+  /** Tokens, by model, strategy and direction (input, output). */
+  public static final String LLM_TOKENS = "durable_agents_llm_tokens";
+
+  /** External tool calls, by tool. */
+  public static final String TOOL_CALLS = "durable_agents_tool_calls";
+
+  /** External tool calls that ended in an error, by tool. */
+  public static final String TOOL_ERRORS = "durable_agents_tool_errors";
+
+  /** Agent steps, by strategy (counted by the workflow, as {@code AgentStepWorkflowImpl.AGENT_STEPS}). */
+  public static final String AGENT_STEPS = io.durableagents.workflows.agent.AgentStepWorkflowImpl.AGENT_STEPS;
+
+  private MetricNames() {}
+}

@@ -1,0 +1,79 @@
+package io.durableagents.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** After a run, the worker's endpoint serves our metrics and the SDK's, and /health answers. */
+class MetricsEndpointTest {
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private HttpResponse<String> get(int port, String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static double value(String scrape, String metricWithLabels) {
+    double sum = 0;
+    boolean found = false;
+    Matcher m = Pattern.compile("^" + metricWithLabels + " ([0-9.eE+-]+)$", Pattern.MULTILINE).matcher(scrape);
+    while (m.find()) {
+      sum += Double.parseDouble(m.group(1));
+      found = true;
+    }
+    return found ? sum : -1;
+  }
+
+  @Test
+  void scrapeAfterARun() throws Exception {
+    try (MetricsServer metrics = new MetricsServer(0, () -> true)) {
+      DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().setMeterRegistry(metrics.registry()).build();
+      SimulationResult r;
+      try (TestWorkflowEnvironment env = TestWorkers.start(plugin,
+          TestEnvironmentOptions.newBuilder().setMetricsScope(metrics.scope()).build())) {
+        r = env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
+                WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).build())
+            .run(new SimulationInput("epstein", 2, 1, EpsteinParameters.DEFAULTS.withAgents(3, 1), null, null, null));
+      }
+      assertEquals(16, r.llmCalls());
+
+      String scrape = "";
+      long deadline = System.nanoTime() + 15_000_000_000L;
+      // the SDK's scope reports to the registry every second: wait for the agent steps to arrive
+      while (value(scrape, "durable_agents_agent_steps_total\\{.*strategy=\"cot\".*\\}") < 8) {
+        if (System.nanoTime() > deadline) {
+          fail("agent steps never reached the endpoint:\n" + scrape);
+        }
+        Thread.sleep(200);
+        scrape = get(metrics.port(), "/metrics").body();
+      }
+      assertEquals(8, value(scrape, "durable_agents_agent_steps_total\\{.*strategy=\"cot\".*\\}"));
+      assertEquals(16, value(scrape,
+          "durable_agents_llm_calls_total\\{model=\"rules\",outcome=\"ok\",strategy=\"cot\"\\}"));
+      assertEquals(r.usage().input(), (long) value(scrape,
+          "durable_agents_llm_tokens_total\\{direction=\"input\",model=\"rules\",strategy=\"cot\"\\}"));
+      assertEquals(r.usage().output(), (long) value(scrape,
+          "durable_agents_llm_tokens_total\\{direction=\"output\",model=\"rules\",strategy=\"cot\"\\}"));
+      assertEquals(16, value(scrape, "durable_agents_llm_latency_seconds_count\\{model=\"rules\",strategy=\"cot\"\\}"));
+      assertTrue(scrape.contains("temporal_"), "the SDK's own metrics");
+      HttpResponse<String> health = get(metrics.port(), "/health");
+      assertEquals(200, health.statusCode());
+    }
+  }
+}
