@@ -23,6 +23,8 @@ import picocli.CommandLine.Command;
       SimulateCommand.class,
       ListCommand.class,
       DescribeCommand.class,
+      HistoryCommand.class,
+      ShowCommand.class,
       WorkerCommand.class,
       DevServerCommand.class,
       CommandLine.HelpCommand.class

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.simulation.SimulationProgress;
+import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.WorkflowReplayer;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.temporal.api.enums.v1.EventType;
@@ -88,7 +92,7 @@ class EndToEndTest {
   }
 
   private static String starter(String... args) throws Exception {
-    File out = dir.resolve("starter-" + args[args.length - 1] + ".log").toFile();
+    File out = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log").toFile();
     Files.deleteIfExists(out.toPath());
     Process p = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
     assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the starter did not finish: " + out);
@@ -158,6 +162,20 @@ class EndToEndTest {
     }
     // only calls in flight at the kill were retried: at most one per agent (25)
     assertTrue(retriedInFlight <= 25, "retried " + retriedInFlight);
+    // the other commands, on the finished runs
+    String list = starter("list");
+    assertTrue(list.contains("e2e-ref") && list.contains("e2e-crash") && list.contains("completed"), list);
+    String describe = starter("describe", "e2e-crash");
+    assertTrue(describe.contains("Status:        completed") && describe.contains("Counts per step:"), describe);
+    String show = starter("show", "e2e-crash/agent-citizen-0/step-1");
+    assertTrue(show.contains("llm: rules (cot-reasoning, tool choice none)"), show);
+    assertTrue(show.contains("[rules] This answer comes from a rule-based policy, not an LLM."), show);
+    Path exported = dir.resolve("e2e-crash-history.json");
+    starter("history", "e2e-crash", "-o", exported.toAbsolutePath().toString());
+    WorkflowReplayer.replayWorkflowExecution(
+        WorkflowExecutionHistory.fromJson(Files.readString(exported), "e2e-crash"),
+        SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class);
+
     System.out.printf("kill -9 at step %d of %d; %d activities, %d retried because they were in flight%n",
         stepAtKill, STEPS, completedAttempt.size(), retriedInFlight);
   }
