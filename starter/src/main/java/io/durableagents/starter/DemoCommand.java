@@ -64,10 +64,9 @@ final class DemoCommand implements Callable<Integer> {
         service.shutdown();
       }
     } finally {
+      // the worker first (it finishes its in-flight tasks), then the server it talks to
       for (Process p : started) {
         p.destroy();
-      }
-      for (Process p : started) {
         p.waitFor();
       }
       Runtime.getRuntime().removeShutdownHook(cleanup);

@@ -162,6 +162,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
     private Builder() {
       models.put(RulesChatModel.MODEL_NAME, new RulesChatModel());
+      interceptors.add(new AgentLogContext());
     }
 
     /**

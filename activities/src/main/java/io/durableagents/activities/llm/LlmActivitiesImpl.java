@@ -43,6 +43,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Model calls over LangChain4j's {@link ChatModel}. Converts our history records to LangChain4j
@@ -57,6 +59,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
   public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(2);
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final Logger log = LoggerFactory.getLogger(LlmActivitiesImpl.class);
   private static final ScheduledExecutorService HEARTBEATS =
       Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "llm-heartbeats");
@@ -102,6 +105,8 @@ public final class LlmActivitiesImpl implements LlmActivities {
     try {
       response = callWithHeartbeats(model, chat.build());
     } catch (ApplicationFailure f) {
+      log.warn("llm call to {} failed ({}{}): {}", request.model(), f.getType(),
+          f.isNonRetryable() ? ", not retried" : ", Temporal retries it", f.getOriginalMessage());
       metrics.llmCall(request.model(), request.purpose(), f.getType(),
           Duration.ofNanos(System.nanoTime() - start), null);
       throw f;
@@ -125,6 +130,8 @@ public final class LlmActivitiesImpl implements LlmActivities {
     String modelName = response.metadata() != null && response.metadata().modelName() != null
         ? response.metadata().modelName() : request.model();
     metrics.llmCall(request.model(), request.purpose(), "ok", Duration.ofMillis(latency), usage);
+    log.debug("llm call to {} ({}): {} in / {} out tokens, {} ms", request.model(), request.purpose(),
+        usage.input(), usage.output(), latency);
     return new LlmResponse(modelName, ai.text(), calls, usage,
         response.finishReason() == null ? null : response.finishReason().name(), latency);
   }

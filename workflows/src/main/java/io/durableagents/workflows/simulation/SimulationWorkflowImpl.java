@@ -96,6 +96,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       world.endStep(current, random);
       counts = world.counts();
       perStep.add(new StepCounts(current, counts, llmCalls, usage.total()));
+      Workflow.getLogger(SimulationWorkflowImpl.class)
+          .info("step {}/{} done: {}, {} LLM calls so far", current, input.steps(), counts, llmCalls);
       step = current;
     }
     done = true;
