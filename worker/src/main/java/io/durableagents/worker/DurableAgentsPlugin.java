@@ -3,6 +3,7 @@ package io.durableagents.worker;
 import dev.langchain4j.model.chat.ChatModel;
 import io.durableagents.activities.llm.ChatModelProvider;
 import io.durableagents.activities.metrics.AgentMetrics;
+import io.durableagents.activities.payload.PayloadGuard;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.durableagents.activities.llm.LlmActivitiesImpl;
@@ -61,8 +62,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     ChatModelProvider.Builder models = ChatModelProvider.newBuilder().settings(b.llmSettings);
     b.models.forEach(models::register);
     AgentMetrics metrics = new AgentMetrics(b.meterRegistry);
-    this.llmActivities = new LlmActivitiesImpl(models.build(), b.tools, metrics);
-    this.toolActivities = new ToolActivitiesImpl(b.tools, metrics);
+    this.llmActivities = new LlmActivitiesImpl(models.build(), b.tools, metrics, b.payloadGuard);
+    this.toolActivities = new ToolActivitiesImpl(b.tools, metrics, b.payloadGuard);
     this.stickyExecution = b.stickyExecution;
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.interceptors = List.copyOf(b.interceptors);
@@ -159,6 +160,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private Double llmCallsPerSecond;
     private final List<WorkerInterceptor> interceptors = new ArrayList<>();
     private MeterRegistry meterRegistry = new CompositeMeterRegistry();
+    private PayloadGuard payloadGuard = PayloadGuard.defaults();
 
     private Builder() {
       models.put(RulesChatModel.MODEL_NAME, new RulesChatModel());
@@ -177,6 +179,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       setTools(BuiltinTools.registry(settings.filesDirectory()));
       setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
+      setPayloadGuard(settings.payloadGuard());
       if (settings.executionJournal() != null) {
         addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
       }
@@ -210,6 +213,12 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** A cap on LLM calls per second across every worker of the LLM task queue; null for none. */
     public Builder setLlmCallsPerSecond(Double llmCallsPerSecond) {
       this.llmCallsPerSecond = llmCallsPerSecond;
+      return this;
+    }
+
+    /** The limit on model answers and tool outputs kept in history, and what to do over it. */
+    public Builder setPayloadGuard(PayloadGuard payloadGuard) {
+      this.payloadGuard = payloadGuard;
       return this;
     }
 

@@ -1,5 +1,6 @@
 package io.durableagents.worker;
 
+import io.durableagents.activities.payload.PayloadGuard;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -18,13 +19,15 @@ import java.util.Map;
  * @param executionJournal a file to which every activity execution is appended, or null
  * @param llmCallsPerSecond a cap on LLM calls per second across all workers, or null for none
  * @param metricsPort the port of the Prometheus endpoint ({@code /metrics}, {@code /health}), or null
+ * @param payloadGuard the limit on model answers and tool outputs, and what to do over it
  */
 public record WorkerSettings(
     Sticky sticky,
     Path filesDirectory,
     Path executionJournal,
     Double llmCallsPerSecond,
-    Integer metricsPort) {
+    Integer metricsPort,
+    PayloadGuard payloadGuard) {
 
   /** The sticky execution setting. */
   public enum Sticky {
@@ -38,6 +41,8 @@ public record WorkerSettings(
   public static final String EXECUTION_LOG = "DURABLE_AGENTS_EXECUTION_LOG";
   public static final String LLM_RATE_LIMIT = "DURABLE_AGENTS_LLM_RATE_LIMIT";
   public static final String METRICS_PORT = "DURABLE_AGENTS_METRICS_PORT";
+  public static final String MAX_OUTPUT_BYTES = "DURABLE_AGENTS_MAX_OUTPUT_BYTES";
+  public static final String OVERSIZE_OUTPUT = "DURABLE_AGENTS_OVERSIZE_OUTPUT";
 
   /** Reads and checks the settings. */
   public static WorkerSettings fromEnvironment(Map<String, String> env) {
@@ -88,7 +93,24 @@ public record WorkerSettings(
             METRICS_PORT + "='" + portText + "' must be a port number, 0-65535");
       }
     }
+    int maxOutput = PayloadGuard.DEFAULT_MAX_BYTES;
+    String maxText = env.get(MAX_OUTPUT_BYTES);
+    if (maxText != null && !maxText.isBlank()) {
+      try {
+        maxOutput = Integer.parseInt(maxText.trim());
+      } catch (NumberFormatException e) {
+        maxOutput = -1;
+      }
+      if (maxOutput < 1024 || maxOutput > 2 * 1024 * 1024) {
+        throw new IllegalArgumentException(MAX_OUTPUT_BYTES + "='" + maxText
+            + "' must be a number of bytes from 1024 to 2097152 (Temporal's 2 MB payload limit)");
+      }
+    }
+    String oversize = env.get(OVERSIZE_OUTPUT);
+    PayloadGuard.Mode mode = oversize == null || oversize.isBlank()
+        ? PayloadGuard.Mode.TRUNCATE : PayloadGuard.Mode.parse(OVERSIZE_OUTPUT, oversize);
     return new WorkerSettings(stickyExecution, files,
-        journal == null || journal.isBlank() ? null : Path.of(journal), rate, port);
+        journal == null || journal.isBlank() ? null : Path.of(journal), rate, port,
+        new PayloadGuard(maxOutput, mode));
   }
 }

@@ -42,5 +42,11 @@ class WorkerSettingsTest {
     String port = assertThrows(IllegalArgumentException.class,
         () -> WorkerSettings.fromEnvironment(Map.of("DURABLE_AGENTS_METRICS_PORT", "http"))).getMessage();
     assertTrue(port.contains("DURABLE_AGENTS_METRICS_PORT"), port);
+    String max = assertThrows(IllegalArgumentException.class,
+        () -> WorkerSettings.fromEnvironment(Map.of("DURABLE_AGENTS_MAX_OUTPUT_BYTES", "5000000"))).getMessage();
+    assertTrue(max.contains("DURABLE_AGENTS_MAX_OUTPUT_BYTES") && max.contains("2 MB"), max);
+    String mode = assertThrows(IllegalArgumentException.class,
+        () -> WorkerSettings.fromEnvironment(Map.of("DURABLE_AGENTS_OVERSIZE_OUTPUT", "drop"))).getMessage();
+    assertTrue(mode.contains("DURABLE_AGENTS_OVERSIZE_OUTPUT") && mode.contains("truncate, fail"), mode);
   }
 }

@@ -19,6 +19,7 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import io.durableagents.activities.metrics.AgentMetrics;
+import io.durableagents.activities.payload.PayloadGuard;
 import io.durableagents.activities.tools.ToolCallValidator;
 import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.workflows.llm.ChatTurn;
@@ -70,15 +71,18 @@ public final class LlmActivitiesImpl implements LlmActivities {
   private final ChatModelProvider models;
   private final ToolRegistry tools;
   private final AgentMetrics metrics;
+  private final PayloadGuard guard;
 
   public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools) {
-    this(models, tools, AgentMetrics.none());
+    this(models, tools, AgentMetrics.none(), PayloadGuard.defaults());
   }
 
-  public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools, AgentMetrics metrics) {
+  public LlmActivitiesImpl(
+      ChatModelProvider models, ToolRegistry tools, AgentMetrics metrics, PayloadGuard guard) {
     this.models = models;
     this.tools = tools;
     this.metrics = metrics;
+    this.guard = guard;
   }
 
   @Override
@@ -132,7 +136,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
     metrics.llmCall(request.model(), request.purpose(), "ok", Duration.ofMillis(latency), usage);
     log.debug("llm call to {} ({}): {} in / {} out tokens, {} ms", request.model(), request.purpose(),
         usage.input(), usage.output(), latency);
-    return new LlmResponse(modelName, ai.text(), calls, usage,
+    return new LlmResponse(modelName, guard.check("the model's answer", ai.text()), calls, usage,
         response.finishReason() == null ? null : response.finishReason().name(), latency);
   }
 

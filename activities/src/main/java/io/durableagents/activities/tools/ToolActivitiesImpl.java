@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.activities.metrics.AgentMetrics;
+import io.durableagents.activities.payload.PayloadGuard;
 import io.durableagents.workflows.tools.ToolActivities;
 import io.durableagents.workflows.tools.ToolExecutionRequest;
 import io.durableagents.workflows.tools.ToolExecutionResult;
@@ -27,14 +28,16 @@ public final class ToolActivitiesImpl implements ToolActivities {
 
   private final ToolRegistry tools;
   private final AgentMetrics metrics;
+  private final PayloadGuard guard;
 
   public ToolActivitiesImpl(ToolRegistry tools) {
-    this(tools, AgentMetrics.none());
+    this(tools, AgentMetrics.none(), PayloadGuard.defaults());
   }
 
-  public ToolActivitiesImpl(ToolRegistry tools, AgentMetrics metrics) {
+  public ToolActivitiesImpl(ToolRegistry tools, AgentMetrics metrics, PayloadGuard guard) {
     this.tools = tools;
     this.metrics = metrics;
+    this.guard = guard;
   }
 
   @Override
@@ -42,7 +45,8 @@ public final class ToolActivitiesImpl implements ToolActivities {
     try {
       ToolExecutionResult result = run(request);
       metrics.toolCall(request.name(), result.error());
-      return result;
+      return new ToolExecutionResult(result.toolCallId(), result.name(),
+          guard.check("the output of " + request.name(), result.output()), result.error());
     } catch (RuntimeException e) {
       metrics.toolCall(request.name(), true);
       throw e;
