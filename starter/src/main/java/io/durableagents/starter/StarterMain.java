@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       DescribeCommand.class,
       HistoryCommand.class,
       ShowCommand.class,
+      CodecServerCommand.class,
       WorkerCommand.class,
       DevServerCommand.class,
       CommandLine.HelpCommand.class

@@ -15,7 +15,11 @@ import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
+import io.durableagents.worker.codec.AesGcmPayloadCodec;
+import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.SimplePlugin;
+import io.temporal.common.converter.CodecDataConverter;
+import io.temporal.payload.codec.PayloadCodec;
 import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
@@ -56,6 +60,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final boolean stickyExecution;
   private final Double llmCallsPerSecond;
   private final List<WorkerInterceptor> interceptors;
+  private final PayloadCodec payloadCodec;
 
   private DurableAgentsPlugin(Builder b) {
     super(NAME);
@@ -67,6 +72,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.stickyExecution = b.stickyExecution;
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.interceptors = List.copyOf(b.interceptors);
+    this.payloadCodec = b.payloadCodec;
   }
 
   /**
@@ -89,6 +95,16 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
   public static Builder newBuilder() {
     return new Builder();
+  }
+
+  @Override
+  public void configureWorkflowClient(WorkflowClientOptions.Builder builder) {
+    super.configureWorkflowClient(builder);
+    if (payloadCodec != null) {
+      // wrap, don't replace: a converter (and codecs) the application already set keep working
+      builder.setDataConverter(
+          new CodecDataConverter(builder.build().getDataConverter(), List.of(payloadCodec)));
+    }
   }
 
   @Override
@@ -161,6 +177,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private final List<WorkerInterceptor> interceptors = new ArrayList<>();
     private MeterRegistry meterRegistry = new CompositeMeterRegistry();
     private PayloadGuard payloadGuard = PayloadGuard.defaults();
+    private PayloadCodec payloadCodec;
 
     private Builder() {
       models.put(RulesChatModel.MODEL_NAME, new RulesChatModel());
@@ -180,6 +197,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
       setPayloadGuard(settings.payloadGuard());
+      setPayloadCodec(AesGcmPayloadCodec.fromEnvironment(env));
       if (settings.executionJournal() != null) {
         addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
       }
@@ -213,6 +231,15 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** A cap on LLM calls per second across every worker of the LLM task queue; null for none. */
     public Builder setLlmCallsPerSecond(Double llmCallsPerSecond) {
       this.llmCallsPerSecond = llmCallsPerSecond;
+      return this;
+    }
+
+    /**
+     * A codec that every payload of clients made with this plugin goes through (e.g. {@link
+     * io.durableagents.worker.codec.AesGcmPayloadCodec}), after any converter they already have.
+     */
+    public Builder setPayloadCodec(PayloadCodec payloadCodec) {
+      this.payloadCodec = payloadCodec;
       return this;
     }
 

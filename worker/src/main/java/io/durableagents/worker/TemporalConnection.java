@@ -1,9 +1,11 @@
 package io.durableagents.worker;
 
 import com.uber.m3.tally.Scope;
+import io.durableagents.worker.codec.AesGcmPayloadCodec;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowClientPlugin;
+import io.temporal.common.converter.CodecDataConverter;
 import io.temporal.envconfig.ClientConfigProfile;
 import io.temporal.envconfig.LoadClientConfigProfileOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -11,6 +13,7 @@ import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,9 +29,11 @@ public final class TemporalConnection {
   public static final String DEFAULT_NAMESPACE = "default";
 
   private final ClientConfigProfile profile;
+  private final Map<String, String> env;
 
-  private TemporalConnection(ClientConfigProfile profile) {
+  private TemporalConnection(ClientConfigProfile profile, Map<String, String> env) {
     this.profile = profile;
+    this.env = env;
   }
 
   /** Reads the connection settings from the environment (and Temporal's config file, if any). */
@@ -40,7 +45,7 @@ public final class TemporalConnection {
     try {
       ClientConfigProfile loaded =
           ClientConfigProfile.load(LoadClientConfigProfileOptions.newBuilder().setEnvOverrides(env).build());
-      return new TemporalConnection(loaded);
+      return new TemporalConnection(loaded, env);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read Temporal's client configuration", e);
     }
@@ -75,12 +80,21 @@ public final class TemporalConnection {
     return WorkflowServiceStubs.newServiceStubs(options.build());
   }
 
-  /** A client of {@link #namespace()} with the given plugins. */
+  /**
+   * A client of {@link #namespace()} with the given plugins. Without plugins (the starter), payloads go
+   * through the encryption codec when {@code DURABLE_AGENTS_ENCRYPTION_KEYS} is set, so that it can
+   * read what encrypted workers wrote; with our plugin, the plugin does that.
+   */
   public WorkflowClient client(WorkflowServiceStubs service, WorkflowClientPlugin... plugins) {
     WorkflowClientOptions.Builder options =
         WorkflowClientOptions.newBuilder(profile.toWorkflowClientOptions()).setNamespace(namespace());
     if (plugins.length > 0) {
       options.setPlugins(plugins);
+    } else {
+      AesGcmPayloadCodec codec = AesGcmPayloadCodec.fromEnvironment(env);
+      if (codec != null) {
+        options.setDataConverter(new CodecDataConverter(options.build().getDataConverter(), List.of(codec)));
+      }
     }
     return WorkflowClient.newInstance(service, options.build());
   }

@@ -1,0 +1,46 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.codec.AesGcmPayloadCodec;
+import io.durableagents.worker.codec.CodecServer;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Serves the encryption codec to the Temporal UI, so an authorised viewer can read encrypted payloads. */
+@Command(name = "codec-server",
+    description = "Serve POST /decode and /encode for the Temporal UI's codec server setting "
+        + "(keys from DURABLE_AGENTS_ENCRYPTION_KEYS; DURABLE_AGENTS_CODEC_TOKEN requires a bearer token).")
+final class CodecServerCommand implements Callable<Integer> {
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(names = "--port", defaultValue = "8888", description = "Port (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--ui-origin", defaultValue = "http://localhost:8080",
+      description = "The Temporal UI's origin, for CORS (default: ${DEFAULT-VALUE}).")
+  String uiOrigin;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    AesGcmPayloadCodec codec;
+    try {
+      codec = AesGcmPayloadCodec.fromEnvironment(System.getenv());
+    } catch (IllegalArgumentException e) {
+      System.err.println("codec-server: " + e.getMessage());
+      return 2;
+    }
+    if (codec == null) {
+      System.err.println("codec-server: set " + AesGcmPayloadCodec.KEYS_VARIABLE + " (id:base64key,...)");
+      return 2;
+    }
+    String token = System.getenv("DURABLE_AGENTS_CODEC_TOKEN");
+    CodecServer server = new CodecServer(host, port, codec, uiOrigin, token == null || token.isBlank() ? null : token);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+    System.out.println("Codec server on http://" + host + ":" + server.port() + " (CORS for " + uiOrigin + ", "
+        + (token == null || token.isBlank() ? "no token required" : "bearer token required") + ")");
+    new CountDownLatch(1).await();
+    return 0;
+  }
+}
