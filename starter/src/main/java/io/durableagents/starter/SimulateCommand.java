@@ -1,6 +1,8 @@
 package io.durableagents.starter;
 
+import io.durableagents.worker.SearchAttributeRegistry;
 import io.durableagents.worker.TemporalConnection;
+import io.temporal.serviceclient.OperatorServiceStubs;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.temporal.client.WorkflowClient;
@@ -43,6 +45,13 @@ final class SimulateCommand implements Callable<Integer> {
   static int run(TemporalConnection connection, WorkflowClient client, SimulationInput input,
       String id, boolean noWait) throws InterruptedException {
     SimulationRunner runner = new SimulationRunner(client, System.out);
+    OperatorServiceStubs operator = SearchAttributeRegistry.connect(connection.address());
+    try {
+      // set search attributes only where the namespace has them: an unregistered one fails the workflow task
+      input = input.withSearchAttributes(SearchAttributeRegistry.registered(operator, connection.namespace()));
+    } finally {
+      operator.shutdownNow();
+    }
     String workflowId = runner.start(input, id == null ? SimulationRunner.newId(input) : id);
     System.out.println("Started " + workflowId + " on " + connection.address() + " (namespace "
         + connection.namespace() + "): " + input.scenario() + ", " + input.steps() + " steps, seed "

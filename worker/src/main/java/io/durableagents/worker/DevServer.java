@@ -4,6 +4,7 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.temporal.internal.testservice.GRPCServerHelper;
 import io.temporal.internal.testservice.TestServicesStarter;
+import io.temporal.serviceclient.OperatorServiceStubs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -12,7 +13,8 @@ import java.net.InetSocketAddress;
  * The embedded Temporal: Temporal's Java test server, listening for gRPC on 127.0.0.1:7233 so that
  * workers and the starter reach it as they would a real cluster. It keeps everything in memory (a
  * restart forgets every run) and has no UI. It runs in its own process: killing a worker does not
- * kill it.
+ * kill it. It registers our search attributes ({@code Scenario}, {@code Strategy}, {@code SimStep}) on
+ * the {@code default} namespace when it starts.
  *
  * <pre>{@code
  * java -jar durable-agents.jar dev-server --port 7233
@@ -35,7 +37,14 @@ public final class DevServer implements AutoCloseable {
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
     GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
     try {
-      return new DevServer(services, builder.build().start());
+      DevServer server = new DevServer(services, builder.build().start());
+      OperatorServiceStubs operator = SearchAttributeRegistry.connect(host + ":" + server.port());
+      try {
+        SearchAttributeRegistry.register(operator, TemporalConnection.DEFAULT_NAMESPACE);
+      } finally {
+        operator.shutdownNow();
+      }
+      return server;
     } catch (IOException e) {
       services.close();
       throw new UncheckedIOException("cannot listen on " + host + ":" + port

@@ -97,6 +97,22 @@ class SimulationWorkflowTest {
   }
 
   @Test
+  void searchAttributesAreSetWhenAsked() {
+    env.registerSearchAttribute("Scenario", io.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.registerSearchAttribute("Strategy", io.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    env.registerSearchAttribute("SimStep", io.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT);
+    run("sim-sa", input(4, 2).withSearchAttributes(true));
+    var parent = env.getWorkflowClient().newUntypedWorkflowStub("sim-sa").describe().getTypedSearchAttributes();
+    assertEquals("epstein", parent.get(io.durableagents.workflows.SearchAttributes.SCENARIO));
+    assertEquals("cot", parent.get(io.durableagents.workflows.SearchAttributes.STRATEGY));
+    assertEquals(2L, parent.get(io.durableagents.workflows.SearchAttributes.SIM_STEP));
+    var child = env.getWorkflowClient().newUntypedWorkflowStub("sim-sa/agent-cop-0/step-2").describe()
+        .getTypedSearchAttributes();
+    assertEquals(2L, child.get(io.durableagents.workflows.SearchAttributes.SIM_STEP));
+    assertEquals("epstein", child.get(io.durableagents.workflows.SearchAttributes.SCENARIO));
+  }
+
+  @Test
   void progressIsQueryable() {
     run("sim-progress", input(5, 3));
     SimulationProgress p = env.getWorkflowClient()

@@ -18,6 +18,8 @@ import java.util.Map;
  * @param roleOptions per-role overrides of {@code agentOptions} (may be empty)
  * @param maxConcurrentAgents how many agent steps run at once (default {@link
  *     #DEFAULT_MAX_CONCURRENT_AGENTS})
+ * @param searchAttributes whether to set the {@link io.durableagents.workflows.SearchAttributes}
+ *     (only when they are registered on the namespace; default false)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -28,7 +30,8 @@ public record SimulationInput(
     EpsteinParameters epstein,
     AgentOptions agentOptions,
     Map<String, AgentOptions> roleOptions,
-    Integer maxConcurrentAgents) {
+    Integer maxConcurrentAgents,
+    Boolean searchAttributes) {
 
   public static final int DEFAULT_MAX_CONCURRENT_AGENTS = 100;
 
@@ -37,6 +40,19 @@ public record SimulationInput(
     roleOptions = roleOptions == null ? Map.of() : Map.copyOf(roleOptions);
     maxConcurrentAgents =
         maxConcurrentAgents == null ? DEFAULT_MAX_CONCURRENT_AGENTS : maxConcurrentAgents;
+    searchAttributes = searchAttributes != null && searchAttributes;
+  }
+
+  /** The input as before, without search attributes (the common case). */
+  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
+      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents) {
+    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents, false);
+  }
+
+  /** This input with {@code searchAttributes} set. */
+  public SimulationInput withSearchAttributes(boolean on) {
+    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, on);
   }
 
   /** The options of agents with {@code role}. */

@@ -1,5 +1,6 @@
 package io.durableagents.workflows.simulation;
 
+import io.durableagents.workflows.SearchAttributes;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepResult;
@@ -59,6 +60,11 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     counts = world.counts();
 
     String simulationId = Workflow.getInfo().getWorkflowId();
+    if (input.searchAttributes()) {
+      Workflow.upsertTypedSearchAttributes(
+          SearchAttributes.SCENARIO.valueSet(input.scenario()),
+          SearchAttributes.STRATEGY.valueSet(strategyName(input.agentOptions())));
+    }
     Map<String, Plan> plans = new HashMap<>();
     Map<String, List<String>> lastResults = new HashMap<>();
 
@@ -96,6 +102,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       world.endStep(current, random);
       counts = world.counts();
       perStep.add(new StepCounts(current, counts, llmCalls, usage.total()));
+      if (input.searchAttributes()) {
+        Workflow.upsertTypedSearchAttributes(SearchAttributes.SIM_STEP.valueSet((long) current));
+      }
       Workflow.getLogger(SimulationWorkflowImpl.class)
           .info("step {}/{} done: {}, {} LLM calls so far", current, input.steps(), counts, llmCalls);
       step = current;
@@ -116,13 +125,18 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         window.removeIf(Promise::isCompleted);
       }
       String agentId = e.getKey();
-      AgentStepWorkflow child =
-          Workflow.newChildWorkflowStub(
-              AgentStepWorkflow.class,
-              ChildWorkflowOptions.newBuilder()
-                  .setWorkflowId(simulationId + "/agent-" + agentId + "/step-" + current)
-                  .setStaticSummary(agentId + " (" + e.getValue().role() + "), step " + current)
-                  .build());
+      ChildWorkflowOptions.Builder options =
+          ChildWorkflowOptions.newBuilder()
+              .setWorkflowId(simulationId + "/agent-" + agentId + "/step-" + current)
+              .setStaticSummary(agentId + " (" + e.getValue().role() + "), step " + current);
+      if (input.searchAttributes()) {
+        options.setTypedSearchAttributes(io.temporal.common.SearchAttributes.newBuilder()
+            .set(SearchAttributes.SCENARIO, input.scenario())
+            .set(SearchAttributes.STRATEGY, strategyName(e.getValue().options()))
+            .set(SearchAttributes.SIM_STEP, (long) current)
+            .build());
+      }
+      AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options.build());
       Promise<AgentStepResult> p = Async.function(child::step, e.getValue());
       running.put(agentId, p);
       window.add(p);
@@ -136,6 +150,10 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       usage = usage.plus(r.usage());
     }
     return results;
+  }
+
+  private static String strategyName(AgentOptions options) {
+    return options.strategy().name().toLowerCase(java.util.Locale.ROOT);
   }
 
   private static Observation withLastResults(Observation o, List<String> lastResults) {

@@ -1,0 +1,21 @@
+package io.durableagents.workflows;
+
+import io.temporal.common.SearchAttributeKey;
+import java.util.List;
+
+/**
+ * The custom search attributes our workflows set, so runs can be filtered in the Temporal UI (e.g.
+ * {@code Scenario = "epstein" AND SimStep > 10}). They must be registered on the namespace: the compose
+ * stack and the embedded dev server do it; the starter sets {@code SimulationInput.searchAttributes}
+ * only when it finds them registered, so a server without them never sees an upsert it would reject.
+ */
+public final class SearchAttributes {
+  public static final SearchAttributeKey<String> SCENARIO = SearchAttributeKey.forKeyword("Scenario");
+  public static final SearchAttributeKey<String> STRATEGY = SearchAttributeKey.forKeyword("Strategy");
+  public static final SearchAttributeKey<Long> SIM_STEP = SearchAttributeKey.forLong("SimStep");
+
+  /** All of them. */
+  public static final List<SearchAttributeKey<?>> ALL = List.of(SCENARIO, STRATEGY, SIM_STEP);
+
+  private SearchAttributes() {}
+}
