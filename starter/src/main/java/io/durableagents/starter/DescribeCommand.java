@@ -47,6 +47,12 @@ final class DescribeCommand implements Callable<Integer> {
         System.out.println("Closed:        " + Describe.time(info.getCloseTime()));
       }
       System.out.println("History:       " + info.getHistoryLength() + " events");
+      if (info.hasSearchAttributes() && info.getSearchAttributes().getIndexedFieldsCount() > 0) {
+        StringBuilder sa = new StringBuilder();
+        info.getSearchAttributes().getIndexedFieldsMap().forEach((k, v) -> sa.append(sa.length() == 0 ? "" : ", ")
+            .append(k).append('=').append(v.getData().toStringUtf8()));
+        System.out.println("Search attrs:  " + sa);
+      }
       WorkflowClient client = connection.client(service);
       if (info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED) {
         SimulationResult r = client.newUntypedWorkflowStub(workflowId)

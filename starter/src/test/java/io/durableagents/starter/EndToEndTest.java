@@ -167,6 +167,7 @@ class EndToEndTest {
     assertTrue(list.contains("e2e-ref") && list.contains("e2e-crash") && list.contains("completed"), list);
     String describe = starter("describe", "e2e-crash");
     assertTrue(describe.contains("Status:        completed") && describe.contains("Counts per step:"), describe);
+    assertTrue(describe.contains("Scenario=\"epstein\"") && describe.contains("SimStep=" + STEPS), describe);
     String show = starter("show", "e2e-crash/agent-citizen-0/step-1");
     assertTrue(show.contains("llm: rules (cot-reasoning, tool choice none)"), show);
     assertTrue(show.contains("[rules] This answer comes from a rule-based policy, not an LLM."), show);

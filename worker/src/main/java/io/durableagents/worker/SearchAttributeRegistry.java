@@ -17,7 +17,7 @@ public final class SearchAttributeRegistry {
 
   /** Connects to the operator API at {@code address}. */
   public static OperatorServiceStubs connect(String address) {
-    return OperatorServiceStubs.newServiceStubs(OperatorServiceStubsOptions.newBuilder().setTarget(address).build());
+    return OperatorServiceStubs.newServiceStubs(OperatorServiceStubsOptions.newBuilder().setTarget(address).validateAndBuildWithDefaults());
   }
 
   /** Registers every one of {@link SearchAttributes#ALL} that is missing. */
@@ -34,13 +34,24 @@ public final class SearchAttributeRegistry {
     }
   }
 
-  /** Whether all of {@link SearchAttributes#ALL} are registered; false when the server won't say. */
+  /**
+   * Whether all of {@link SearchAttributes#ALL} are registered; false when the server won't say. A
+   * server without the listing call (Temporal's test server) is asked to register them instead.
+   */
   public static boolean registered(OperatorServiceStubs operator, String namespace) {
     try {
       Map<String, IndexedValueType> custom = operator.blockingStub().listSearchAttributes(
           ListSearchAttributesRequest.newBuilder().setNamespace(namespace).build()).getCustomAttributesMap();
       return SearchAttributes.ALL.stream()
           .allMatch(k -> custom.get(k.getName()) == k.getValueType());
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() != Status.Code.UNIMPLEMENTED) {
+        return false;
+      }
+    }
+    try {
+      register(operator, namespace);
+      return true;
     } catch (StatusRuntimeException e) {
       return false;
     }
