@@ -1,5 +1,6 @@
 package io.durableagents.activities.llm;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -11,10 +12,14 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.exception.AuthenticationException;
 import dev.langchain4j.exception.ContentFilteredException;
+import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.InvalidRequestException;
 import dev.langchain4j.exception.ModelNotFoundException;
 import dev.langchain4j.exception.NonRetriableException;
 import dev.langchain4j.exception.RateLimitException;
+import dev.langchain4j.exception.RetriableException;
+import dev.langchain4j.exception.UnsupportedFeatureException;
+import dev.langchain4j.model.ModelProvider;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -32,28 +37,56 @@ import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Model calls over LangChain4j's {@link ChatModel}. Converts our history records to LangChain4j
- * messages and back, passes the named tools' schemas, checks every tool call the model makes against
- * its schema, heartbeats while it waits, and maps LangChain4j's exception classes to Temporal
- * failures: retriable ones (rate limit, time-out, server error, connection error) are retried by
- * Temporal, after the provider's Retry-After when it sent one; the others fail at once with a type
- * from {@link LlmFailureTypes}.
+ * The LLM activity over LangChain4j's {@link ChatModel}.
+ *
+ * <p>One call:
+ *
+ * <ol>
+ *   <li>resolves the model reference with the {@link ChatModelProvider} and the tool names with the
+ *       {@link ToolRegistry} (their JSON schemas go to the model);
+ *   <li>converts our {@link ChatTurn} records to LangChain4j messages and maps {@link ToolChoice}:
+ *       {@code PROVIDER_DEFAULT} sends none, {@code NONE}/{@code AUTO}/{@code REQUIRED} send
+ *       LangChain4j's; no tool choice is ever sent without tools. Ollama (1.18.1) accepts only AUTO,
+ *       so for it NONE drops the tools and REQUIRED is sent as the provider's default;
+ *   <li>calls the model while a side thread heartbeats every {@link #HEARTBEAT_INTERVAL};
+ *   <li>converts the answer back: text, tool calls, token usage (0 when the provider reports none),
+ *       finish reason, latency and the model name the provider reports (else the reference). Every
+ *       tool call is checked first: a tool that was not offered, arguments that are not JSON, or
+ *       arguments that do not fit the tool's schema come back as a {@link ToolCall} with {@code error}
+ *       set, for the agent to correct.
+ * </ol>
+ *
+ * <p>Failures are mapped from LangChain4j's exception classes, never from message text. {@link
+ * RetriableException}s (rate limit, time-out, server error) and I/O errors are retryable failures of
+ * type {@link LlmFailureTypes#RATE_LIMITED} (HTTP 429) or {@link LlmFailureTypes#TRANSIENT}, with the
+ * provider's {@code Retry-After} as Temporal's next retry delay; {@link NonRetriableException}s are
+ * non-retryable failures of type {@link LlmFailureTypes#AUTHENTICATION}, {@link
+ * LlmFailureTypes#INVALID_REQUEST}, {@link LlmFailureTypes#MODEL_NOT_FOUND}, {@link
+ * LlmFailureTypes#CONTENT_FILTERED} or {@link LlmFailureTypes#NON_RETRIABLE}. A failure's message
+ * names the exception, the HTTP status and the provider's error message with any key masked; it never
+ * carries the prompt, and the provider's exception is not attached as a cause (its message is the raw
+ * response body).
+ *
+ * <pre>{@code
+ * LlmActivitiesImpl llm = new LlmActivitiesImpl(
+ *     ChatModelProvider.newBuilder().settings(LlmSettings.fromEnvironment(System.getenv())).build(),
+ *     BuiltinTools.registry(Path.of("data")));
+ * worker.registerActivitiesImplementations(llm);
+ * }</pre>
  */
 public final class LlmActivitiesImpl implements LlmActivities {
   /** How often a waiting call heartbeats; well under {@code LlmCallOptions.HEARTBEAT_TIMEOUT}. */
@@ -61,18 +94,19 @@ public final class LlmActivitiesImpl implements LlmActivities {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Logger log = LoggerFactory.getLogger(LlmActivitiesImpl.class);
-  private static final ScheduledExecutorService HEARTBEATS =
-      Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "llm-heartbeats");
-        t.setDaemon(true);
-        return t;
-      });
+  private static final int MAX_DETAIL_CHARS = 300;
+  /**
+   * Key-like tokens in a provider's error text, such as OpenAI's masked {@code sk-proj-****abcd}
+   * (OpenAI's and Anthropic's keys start with {@code sk-}); configured keys are masked as a whole.
+   */
+  private static final Pattern KEY_LIKE = Pattern.compile("\\bsk-[A-Za-z0-9_*\\-]{3,}");
 
   private final ChatModelProvider models;
   private final ToolRegistry tools;
   private final AgentMetrics metrics;
   private final PayloadGuard guard;
 
+  /** An activity with no metrics and the default payload guard. */
   public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools) {
     this(models, tools, AgentMetrics.none(), PayloadGuard.defaults());
   }
@@ -89,101 +123,158 @@ public final class LlmActivitiesImpl implements LlmActivities {
   public LlmResponse chat(LlmRequest request) {
     ChatModel model = models.get(request.model());
     List<ToolSpecification> specs;
+    List<ChatMessage> messages;
     try {
       specs = tools.specifications(request.tools());
+      messages = toMessages(request.messages());
     } catch (IllegalArgumentException e) {
-      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), LlmFailureTypes.INVALID_REQUEST);
+      // The workflow asked for something this worker can never send: retrying cannot help.
+      throw ApplicationFailure.newNonRetryableFailure(
+          String.valueOf(e.getMessage()), LlmFailureTypes.INVALID_REQUEST);
     }
-    ChatRequest.Builder chat = ChatRequest.builder().messages(toMessages(request.messages()));
-    if (!specs.isEmpty()) {
-      chat.toolSpecifications(specs);
-      if (request.toolChoice() != ToolChoice.PROVIDER_DEFAULT) {
-        chat.toolChoice(dev.langchain4j.model.chat.request.ToolChoice.valueOf(request.toolChoice().name()));
-      }
-    }
+    ChatRequest.Builder chat = ChatRequest.builder().messages(messages);
+    offerTools(chat, specs, request.toolChoice(), model.provider());
     if (request.temperature() != null) {
       chat.temperature(request.temperature());
     }
+
     long start = System.nanoTime();
     ChatResponse response;
     try {
       response = callWithHeartbeats(model, chat.build());
     } catch (ApplicationFailure f) {
-      log.warn("llm call to {} failed ({}{}): {}", request.model(), f.getType(),
-          f.isNonRetryable() ? ", not retried" : ", Temporal retries it", f.getOriginalMessage());
-      metrics.llmCall(request.model(), request.purpose(), f.getType(),
-          Duration.ofNanos(System.nanoTime() - start), null);
+      Duration latency = Duration.ofNanos(System.nanoTime() - start);
+      log.warn("llm call to {} ({}) failed after {} ms ({}{}): {}", request.model(), request.purpose(),
+          latency.toMillis(), f.getType(), f.isNonRetryable() ? ", not retried" : ", Temporal retries it",
+          f.getOriginalMessage());
+      metrics.llmCall(request.model(), request.purpose(), f.getType(), latency, null);
       throw f;
+    } catch (ActivityCompletionException stopped) {
+      log.info("llm call to {} ({}) stopped: {}", request.model(), request.purpose(),
+          stopped.getClass().getSimpleName());
+      metrics.llmCall(request.model(), request.purpose(), stopped.getClass().getSimpleName(),
+          Duration.ofNanos(System.nanoTime() - start), null);
+      throw stopped;
     }
     long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
     AiMessage ai = response.aiMessage();
     List<ToolCall> calls = new ArrayList<>();
-    if (ai.hasToolExecutionRequests()) {
-      Map<String, ToolSpecification> offered =
-          specs.stream().collect(Collectors.toMap(ToolSpecification::name, Function.identity()));
+    if (ai != null && ai.hasToolExecutionRequests()) {
+      Map<String, ToolSpecification> offered = new LinkedHashMap<>();
+      specs.forEach(s -> offered.put(s.name(), s));
       int index = 0;
       for (ToolExecutionRequest r : ai.toolExecutionRequests()) {
-        calls.add(check(r, index++, offered));
+        calls.add(checkToolCall(r, index++, offered));
       }
     }
-    dev.langchain4j.model.output.TokenUsage u = response.tokenUsage();
-    TokenUsage usage = u == null ? TokenUsage.ZERO : new TokenUsage(
-        u.inputTokenCount() == null ? 0 : u.inputTokenCount(),
-        u.outputTokenCount() == null ? 0 : u.outputTokenCount());
+    TokenUsage usage = usage(response.tokenUsage());
     String modelName = response.metadata() != null && response.metadata().modelName() != null
         ? response.metadata().modelName() : request.model();
     metrics.llmCall(request.model(), request.purpose(), "ok", Duration.ofMillis(latency), usage);
-    log.debug("llm call to {} ({}): {} in / {} out tokens, {} ms", request.model(), request.purpose(),
-        usage.input(), usage.output(), latency);
-    return new LlmResponse(modelName, guard.check("the model's answer", ai.text()), calls, usage,
-        response.finishReason() == null ? null : response.finishReason().name(), latency);
+    log.debug("llm call to {} ({}): {} in / {} out tokens, {} tool calls, {} ms", request.model(),
+        request.purpose(), usage.input(), usage.output(), calls.size(), latency);
+    return new LlmResponse(modelName, guard.check("the model's answer", ai == null ? null : ai.text()),
+        calls, usage, response.finishReason() == null ? null : response.finishReason().name(), latency);
   }
 
-  private static ToolCall check(ToolExecutionRequest r, int index, Map<String, ToolSpecification> offered) {
+  /**
+   * Offers the tools with the tool choice the request asks for. Never sends a tool choice without
+   * tools. Ollama's client (1.18.1) throws {@code UnsupportedFeatureException} for any choice but AUTO:
+   * there NONE is honoured by not offering the tools, and REQUIRED falls back to the provider's default.
+   */
+  static void offerTools(
+      ChatRequest.Builder chat, List<ToolSpecification> specs, ToolChoice choice, ModelProvider provider) {
+    if (specs.isEmpty()) {
+      return;
+    }
+    boolean onlyAuto = provider == ModelProvider.OLLAMA;
+    switch (choice) {
+      case PROVIDER_DEFAULT:
+        chat.toolSpecifications(specs);
+        break;
+      case NONE:
+        if (!onlyAuto) {
+          chat.toolSpecifications(specs).toolChoice(dev.langchain4j.model.chat.request.ToolChoice.NONE);
+        }
+        break;
+      case AUTO:
+        chat.toolSpecifications(specs).toolChoice(dev.langchain4j.model.chat.request.ToolChoice.AUTO);
+        break;
+      case REQUIRED:
+        chat.toolSpecifications(specs);
+        if (!onlyAuto) {
+          chat.toolChoice(dev.langchain4j.model.chat.request.ToolChoice.REQUIRED);
+        }
+        break;
+      default:
+        throw new IllegalStateException("unmapped tool choice " + choice);
+    }
+  }
+
+  /** Checks one tool call of the model against the tools it was offered. */
+  static ToolCall checkToolCall(
+      ToolExecutionRequest r, int index, Map<String, ToolSpecification> offered) {
+    // Deterministic, so that a replayed or retried step names the call the same way.
     String id = r.id() == null || r.id().isBlank() ? "call-" + (index + 1) : r.id();
-    ToolSpecification spec = offered.get(r.name());
+    String name = r.name();
     String raw = r.arguments() == null || r.arguments().isBlank() ? "{}" : r.arguments();
     JsonNode args;
+    String parseError = null;
     try {
       args = MAPPER.readTree(raw);
-    } catch (Exception e) {
-      return new ToolCall(id, r.name(), null, raw, "arguments are not valid JSON: " + raw);
+    } catch (JsonProcessingException e) {
+      args = null;
+      parseError = e.getOriginalMessage();
     }
+    ToolSpecification spec = offered.get(name);
     if (spec == null) {
-      return new ToolCall(id, r.name(), args, null, "unknown tool '" + r.name()
-          + "'; available tools: " + String.join(", ", offered.keySet()));
+      return new ToolCall(id, name, args, args == null ? raw : null, "unknown tool '" + name
+          + "'; available tools: " + (offered.isEmpty() ? "none" : String.join(", ", offered.keySet())));
+    }
+    if (args == null) {
+      return new ToolCall(id, name, null, raw,
+          "the arguments of " + name + " are not valid JSON (" + firstLine(parseError) + ")");
     }
     List<String> problems = ToolCallValidator.validate(spec, args);
     if (!problems.isEmpty()) {
-      return new ToolCall(id, r.name(), args, null, String.join("; ", problems));
+      return new ToolCall(id, name, args, null,
+          "the arguments of " + name + " do not fit its schema: " + String.join("; ", problems));
     }
-    return ToolCall.of(id, r.name(), args);
+    return ToolCall.of(id, name, args);
+  }
+
+  private static TokenUsage usage(dev.langchain4j.model.output.TokenUsage u) {
+    if (u == null) {
+      return TokenUsage.ZERO;
+    }
+    return new TokenUsage(u.inputTokenCount() == null ? 0 : u.inputTokenCount(),
+        u.outputTokenCount() == null ? 0 : u.outputTokenCount());
   }
 
   /** Calls the model on this thread while a side thread heartbeats. */
-  private static ChatResponse callWithHeartbeats(ChatModel model, ChatRequest request) {
+  private ChatResponse callWithHeartbeats(ChatModel model, ChatRequest request) {
     ActivityExecutionContext context = activityContext();
-    ScheduledFuture<?> beats = null;
-    if (context != null) {
-      long every = HEARTBEAT_INTERVAL.toMillis();
-      beats = HEARTBEATS.scheduleAtFixedRate(() -> {
-        try {
-          context.heartbeat(null);
-        } catch (RuntimeException e) {
-          // cancelled or timed out: the result will be discarded; nothing more to report
-        }
-      }, every, every, TimeUnit.MILLISECONDS);
-    }
+    // A local activity's heartbeat is a no-op: nothing to keep alive.
+    WaitingHeartbeats beats = context == null || context.getInfo().isLocal()
+        ? null : WaitingHeartbeats.start(context, HEARTBEAT_INTERVAL);
+    ChatResponse response = null;
+    RuntimeException failure = null;
     try {
-      return model.chat(request);
+      response = model.chat(request);
     } catch (RuntimeException e) {
-      throw toFailure(e);
-    } finally {
-      if (beats != null) {
-        beats.cancel(false);
-      }
+      failure = e;
     }
+    Optional<ActivityCompletionException> stopped = beats == null ? Optional.empty() : beats.stop();
+    if (stopped.isPresent()) {
+      // Cancelled or timed out: whatever the call produced is no longer wanted.
+      throw stopped.get();
+    }
+    if (failure != null) {
+      log.debug("llm call failed", failure);
+      throw toFailure(failure, models.settings());
+    }
+    return response;
   }
 
   private static ActivityExecutionContext activityContext() {
@@ -194,28 +285,40 @@ public final class LlmActivitiesImpl implements LlmActivities {
     }
   }
 
-  /** Maps LangChain4j's exception classes (never message text) to Temporal failures. */
-  static RuntimeException toFailure(RuntimeException e) {
+  /**
+   * Maps an exception of a model call to a Temporal failure, by LangChain4j's exception classes
+   * (never by message text). An {@link ApplicationFailure} (a registered model may throw one) is kept.
+   */
+  static ApplicationFailure toFailure(RuntimeException e, LlmSettings settings) {
     if (e instanceof ApplicationFailure) {
-      return e;
+      return (ApplicationFailure) e;
     }
-    String message = e.getClass().getSimpleName() + ": " + shortMessage(e);
+    String message = describe(e, settings);
     if (e instanceof NonRetriableException) {
+      // ContentFilteredException extends InvalidRequestException: test it first.
       String type = e instanceof AuthenticationException ? LlmFailureTypes.AUTHENTICATION
           : e instanceof ModelNotFoundException ? LlmFailureTypes.MODEL_NOT_FOUND
           : e instanceof ContentFilteredException ? LlmFailureTypes.CONTENT_FILTERED
           : e instanceof InvalidRequestException ? LlmFailureTypes.INVALID_REQUEST
           : LlmFailureTypes.NON_RETRIABLE;
-      return ApplicationFailure.newNonRetryableFailureWithCause(message, type, e);
+      return ApplicationFailure.newBuilder().setMessage(message).setType(type).setNonRetryable(true).build();
     }
+    if (e instanceof UnsupportedFeatureException) {
+      // The provider cannot do what the request asks (a parameter, a message kind): no retry can help.
+      return ApplicationFailure.newBuilder().setMessage(message)
+          .setType(LlmFailureTypes.INVALID_REQUEST).setNonRetryable(true).build();
+    }
+    // RetriableException and its subclasses, I/O errors (connection refused or reset), and anything
+    // else LangChain4j did not classify: retried by Temporal within the bounded retry policy.
     String type = e instanceof RateLimitException ? LlmFailureTypes.RATE_LIMITED : LlmFailureTypes.TRANSIENT;
-    Duration delay = retryAfter(e).orElse(null);
-    return delay == null
-        ? ApplicationFailure.newFailureWithCause(message, type, e)
-        : ApplicationFailure.newFailureWithCauseAndDelay(message, type, e, delay);
+    ApplicationFailure.Builder failure =
+        ApplicationFailure.newBuilder().setMessage(message).setType(type).setNonRetryable(false);
+    retryAfter(e).ifPresent(failure::setNextRetryDelay);
+    return failure.build();
   }
 
-  private static Optional<Duration> retryAfter(Throwable e) {
+  /** The provider's Retry-After, found on the {@link RetryAfterHttpException} in the cause chain. */
+  static Optional<Duration> retryAfter(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof RetryAfterHttpException && ((RetryAfterHttpException) t).retryAfter() != null) {
         return Optional.of(((RetryAfterHttpException) t).retryAfter());
@@ -224,42 +327,143 @@ public final class LlmActivitiesImpl implements LlmActivities {
     return Optional.empty();
   }
 
-  private static String shortMessage(Throwable e) {
-    String m = e.getMessage() == null ? "" : e.getMessage();
-    return m.length() > 500 ? m.substring(0, 500) + "..." : m;
+  /**
+   * A failure message without the prompt or a key: the exception's class, the HTTP status and the
+   * provider's own error message (not the raw body); or, without an HTTP answer, the classes of the
+   * causes and the first real message among them. Keys are masked and the detail is cut at {@value
+   * #MAX_DETAIL_CHARS} characters.
+   */
+  static String describe(Throwable e, LlmSettings settings) {
+    StringBuilder m = new StringBuilder(e.getClass().getSimpleName());
+    HttpException http = find(e, HttpException.class);
+    String detail;
+    if (http != null) {
+      m.append(" (HTTP ").append(http.statusCode()).append(')');
+      detail = providerMessage(http.getMessage());
+    } else {
+      detail = causes(e);
+    }
+    if (detail != null && !detail.isBlank()) {
+      String clean = KEY_LIKE.matcher(settings.redact(detail)).replaceAll("***");
+      m.append(": ").append(clean.length() > MAX_DETAIL_CHARS
+          ? clean.substring(0, MAX_DETAIL_CHARS) + "..." : clean);
+    }
+    return m.toString();
   }
 
-  private static List<ChatMessage> toMessages(List<ChatTurn> turns) {
+  /**
+   * The causes of {@code e} and the first message that says more than a class name, e.g. {@code
+   * ConnectException <- ClosedChannelException} or {@code HttpTimeoutException: request timed out}.
+   */
+  private static String causes(Throwable e) {
+    StringBuilder chain = new StringBuilder();
+    String message = null;
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t != e) {
+        chain.append(chain.length() == 0 ? "" : " <- ").append(t.getClass().getSimpleName());
+      }
+      String m = t.getMessage();
+      boolean onlyNamesTheCause = t.getCause() != null && t.getCause().toString().equals(m);
+      if (message == null && m != null && !m.isBlank() && !onlyNamesTheCause) {
+        message = m;
+      }
+    }
+    return chain + (message == null ? "" : (chain.length() == 0 ? "" : ": ") + message);
+  }
+
+  /** The message in a provider's error body: OpenAI's and Anthropic's error.message, Ollama's error. */
+  private static String providerMessage(String body) {
+    if (body == null || body.isBlank()) {
+      return null;
+    }
+    try {
+      JsonNode json = MAPPER.readTree(body);
+      JsonNode error = json.path("error");
+      if (error.isTextual()) {
+        return error.asText();
+      }
+      if (error.path("message").isTextual()) {
+        return error.path("message").asText();
+      }
+      if (json.path("message").isTextual()) {
+        return json.path("message").asText();
+      }
+      if (error.path("type").isTextual()) {
+        return error.path("type").asText();
+      }
+    } catch (JsonProcessingException notJson) {
+      // fall through: a plain-text body (e.g. a proxy's error page)
+    }
+    return firstLine(body);
+  }
+
+  private static <T extends Throwable> T find(Throwable e, Class<T> type) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+    }
+    return null;
+  }
+
+  private static String firstLine(String text) {
+    if (text == null) {
+      return "";
+    }
+    int nl = text.indexOf('\n');
+    return nl < 0 ? text : text.substring(0, nl);
+  }
+
+  /** Our history records as LangChain4j messages. */
+  static List<ChatMessage> toMessages(List<ChatTurn> turns) {
     List<ChatMessage> messages = new ArrayList<>();
     for (ChatTurn t : turns) {
+      if (t == null || t.role() == null) {
+        throw new IllegalArgumentException("a conversation turn has no role");
+      }
       switch (t.role()) {
         case SYSTEM:
-          messages.add(SystemMessage.from(t.text()));
+          messages.add(SystemMessage.from(requireText(t)));
           break;
         case USER:
-          messages.add(UserMessage.from(t.text()));
+          messages.add(UserMessage.from(requireText(t)));
           break;
         case ASSISTANT:
           List<ToolExecutionRequest> requests = new ArrayList<>();
           for (ToolCall c : t.toolCalls()) {
+            // A call whose arguments were not JSON goes back as {}: providers that parse the arguments
+            // of earlier calls (Anthropic) would reject the whole conversation; the tool turn that
+            // answers it says what was wrong.
             requests.add(ToolExecutionRequest.builder().id(c.id()).name(c.name())
-                .arguments(c.argumentsText()).build());
+                .arguments(c.arguments() == null ? "{}" : c.arguments().toString()).build());
           }
+          boolean hasText = t.text() != null && !t.text().isBlank();
           if (requests.isEmpty()) {
             messages.add(AiMessage.from(t.text() == null ? "" : t.text()));
-          } else if (t.text() == null || t.text().isBlank()) {
-            messages.add(AiMessage.from(requests));
-          } else {
+          } else if (hasText) {
             messages.add(AiMessage.from(t.text(), requests));
+          } else {
+            messages.add(AiMessage.from(requests));
           }
           break;
         case TOOL:
-          messages.add(ToolExecutionResultMessage.from(t.toolCallId(), t.toolName(), t.text()));
+          if (t.toolCallId() == null) {
+            throw new IllegalArgumentException("a tool turn does not name the call it answers");
+          }
+          messages.add(ToolExecutionResultMessage.from(
+              t.toolCallId(), t.toolName(), t.text() == null ? "" : t.text()));
           break;
         default:
           throw new IllegalArgumentException("unknown role " + t.role());
       }
     }
     return messages;
+  }
+
+  private static String requireText(ChatTurn t) {
+    if (t.text() == null) {
+      throw new IllegalArgumentException("a " + t.role().name().toLowerCase() + " turn has no text");
+    }
+    return t.text();
   }
 }

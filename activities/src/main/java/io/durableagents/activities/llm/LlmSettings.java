@@ -1,13 +1,42 @@
 package io.durableagents.activities.llm;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Provider settings of a worker: keys, base URLs and the per-call time-out, read from its environment.
- * Immutable; {@link #newBuilder()} holds every default. {@link #toString()} never shows a key.
+ * A worker's model-provider settings: API keys, base URLs and the per-call time-out, usually read from
+ * its environment. Immutable; every default is in the constants below and nowhere else. A malformed
+ * value fails when the settings are built, with a message that names the variable and what is allowed.
+ * {@link #toString()} never shows a key.
+ *
+ * <table>
+ *   <caption>Environment variables</caption>
+ *   <tr><th>Variable</th><th>Default</th><th>Meaning</th></tr>
+ *   <tr><td>{@code OPENAI_API_KEY}</td><td>none</td><td>key for {@code openai:<model>}; optional when
+ *       {@code OPENAI_BASE_URL} points to a server other than OpenAI's</td></tr>
+ *   <tr><td>{@code OPENAI_BASE_URL}</td><td>{@value #DEFAULT_OPENAI_BASE_URL}</td><td>any
+ *       OpenAI-compatible server: vLLM, Ollama's {@code /v1}, LM Studio, llama.cpp</td></tr>
+ *   <tr><td>{@code ANTHROPIC_API_KEY}</td><td>none</td><td>key for {@code anthropic:<model>}</td></tr>
+ *   <tr><td>{@code ANTHROPIC_BASE_URL}</td><td>{@value #DEFAULT_ANTHROPIC_BASE_URL}</td><td></td></tr>
+ *   <tr><td>{@code OLLAMA_BASE_URL}</td><td>{@value #DEFAULT_OLLAMA_BASE_URL}</td><td>Ollama's native
+ *       API, for {@code ollama:<model>}</td></tr>
+ *   <tr><td>{@code DURABLE_AGENTS_LLM_TIMEOUT}</td><td>120 s</td><td>per-call time-out: seconds
+ *       ({@code 90}, {@code 90s}) or ISO-8601 ({@code PT90S})</td></tr>
+ * </table>
+ *
+ * <pre>{@code
+ * LlmSettings settings = LlmSettings.fromEnvironment(System.getenv());
+ * LlmSettings local = LlmSettings.newBuilder()
+ *     .openAiBaseUrl("http://localhost:8000/v1")   // a vLLM server: no key needed
+ *     .timeout(Duration.ofSeconds(30))
+ *     .build();
+ * }</pre>
  */
 public final class LlmSettings {
   public static final String OPENAI_API_KEY = "OPENAI_API_KEY";
@@ -21,6 +50,10 @@ public final class LlmSettings {
   public static final String DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1/";
   public static final String DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434";
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
+
+  private static final String OPENAI_HOST = "api.openai.com";
+  private static final Pattern SECONDS = Pattern.compile("(\\d{1,9}(?:\\.\\d+)?)\\s*s?");
+  private static final String TIMEOUT_FORMS = "give seconds (120, 120s) or ISO-8601 (PT2M)";
 
   private final String openAiApiKey;
   private final String openAiBaseUrl;
@@ -37,18 +70,21 @@ public final class LlmSettings {
     this.ollamaBaseUrl = url(OLLAMA_BASE_URL, b.ollamaBaseUrl, DEFAULT_OLLAMA_BASE_URL);
     this.timeout = b.timeout == null ? DEFAULT_TIMEOUT : b.timeout;
     if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException(LLM_TIMEOUT + " must be positive, was " + timeout);
+      throw new IllegalArgumentException(
+          LLM_TIMEOUT + " must be a positive duration, was " + timeout + "; " + TIMEOUT_FORMS);
     }
   }
 
+  /** A builder with every value at its default. */
   public static Builder newBuilder() {
     return new Builder();
   }
 
   /**
-   * Reads the settings from environment variables.
+   * Reads the settings from environment variables; a variable that is absent or blank keeps its
+   * default.
    *
-   * @throws IllegalArgumentException naming the variable whose value is not allowed
+   * @throws IllegalArgumentException naming the variable whose value is not allowed, and what is
    */
   public static LlmSettings fromEnvironment(Map<String, String> env) {
     return newBuilder()
@@ -61,19 +97,26 @@ public final class LlmSettings {
         .build();
   }
 
+  /**
+   * Parses {@code DURABLE_AGENTS_LLM_TIMEOUT}: seconds ({@code 120}, {@code 120s}, {@code 2.5}) or an
+   * ISO-8601 duration ({@code PT2M}); null when blank.
+   *
+   * @throws IllegalArgumentException naming the variable and the allowed forms
+   */
   static Duration parseTimeout(String text) {
     if (text == null || text.isBlank()) {
       return null;
     }
     String t = text.trim();
     try {
-      if (t.matches("\\d+(\\.\\d+)?s?")) {
-        return Duration.ofMillis((long) (Double.parseDouble(t.replace("s", "")) * 1000));
+      Matcher seconds = SECONDS.matcher(t);
+      if (seconds.matches()) {
+        return Duration.ofMillis(Math.round(Double.parseDouble(seconds.group(1)) * 1000));
       }
-      return Duration.parse(t);
-    } catch (DateTimeParseException | NumberFormatException e) {
-      throw new IllegalArgumentException(LLM_TIMEOUT + "='" + text
-          + "' is not a duration: give seconds (120, 120s) or ISO-8601 (PT2M)");
+      return Duration.parse(t.toUpperCase(Locale.ROOT));
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw new IllegalArgumentException(
+          LLM_TIMEOUT + "='" + text + "' is not a duration; " + TIMEOUT_FORMS);
     }
   }
 
@@ -82,14 +125,22 @@ public final class LlmSettings {
     if (v == null) {
       return fallback;
     }
+    String problem = null;
     try {
-      URI uri = URI.create(v);
-      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-        throw new IllegalArgumentException("not an http(s) URL");
+      URI uri = new URI(v);
+      if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())) {
+        problem = "it does not start with http:// or https://";
+      } else if (uri.getHost() == null) {
+        problem = "it names no host";
+      } else if (uri.getQuery() != null || uri.getFragment() != null) {
+        problem = "a base URL takes no query or fragment";
       }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(variable + "='" + v
-          + "' is not an http:// or https:// URL (e.g. http://localhost:8000/v1)");
+    } catch (URISyntaxException e) {
+      problem = "it is not a URL (" + e.getReason() + ")";
+    }
+    if (problem != null) {
+      throw new IllegalArgumentException(variable + "='" + v + "' is not allowed: " + problem
+          + "; give an http:// or https:// base URL such as http://localhost:8000/v1");
     }
     return v;
   }
@@ -98,44 +149,73 @@ public final class LlmSettings {
     return s == null || s.isBlank() ? null : s.trim();
   }
 
+  /** The OpenAI key, or null. */
   public String openAiApiKey() {
     return openAiApiKey;
   }
 
+  /** The base URL of the OpenAI-compatible server. */
   public String openAiBaseUrl() {
     return openAiBaseUrl;
   }
 
-  /** Whether the OpenAI-compatible server is OpenAI's own, which always needs a key. */
+  /**
+   * Whether the OpenAI-compatible server is OpenAI's own, which always needs {@code OPENAI_API_KEY}.
+   * Other servers (vLLM, Ollama's {@code /v1}, LM Studio, llama.cpp) may run without a key.
+   */
   public boolean isOpenAiItself() {
-    return openAiBaseUrl.startsWith("https://api.openai.com");
+    return OPENAI_HOST.equalsIgnoreCase(URI.create(openAiBaseUrl).getHost());
   }
 
+  /** The Anthropic key, or null. */
   public String anthropicApiKey() {
     return anthropicApiKey;
   }
 
+  /** The base URL of Anthropic's API. */
   public String anthropicBaseUrl() {
     return anthropicBaseUrl;
   }
 
+  /** The base URL of the Ollama server (its native API, not {@code /v1}). */
   public String ollamaBaseUrl() {
     return ollamaBaseUrl;
   }
 
+  /** The time-out of one model call (connect and read). */
   public Duration timeout() {
     return timeout;
   }
 
-  @Override
-  public String toString() {
-    return "LlmSettings{openAiBaseUrl=" + openAiBaseUrl + ", openAiApiKey="
-        + (openAiApiKey == null ? "unset" : "set") + ", anthropicBaseUrl=" + anthropicBaseUrl
-        + ", anthropicApiKey=" + (anthropicApiKey == null ? "unset" : "set") + ", ollamaBaseUrl="
-        + ollamaBaseUrl + ", timeout=" + timeout + "}";
+  /**
+   * {@code text} with every configured key replaced by {@code ***}, for messages that quote a
+   * provider's answer.
+   */
+  public String redact(String text) {
+    if (text == null) {
+      return null;
+    }
+    String out = text;
+    for (String key : new String[] {openAiApiKey, anthropicApiKey}) {
+      if (key != null && key.length() >= 4) {
+        out = out.replace(key, "***");
+      }
+    }
+    return out;
   }
 
-  /** Builds {@link LlmSettings}. */
+  @Override
+  public String toString() {
+    return "LlmSettings{openAiBaseUrl=" + openAiBaseUrl + ", openAiApiKey=" + shown(openAiApiKey)
+        + ", anthropicBaseUrl=" + anthropicBaseUrl + ", anthropicApiKey=" + shown(anthropicApiKey)
+        + ", ollamaBaseUrl=" + ollamaBaseUrl + ", timeout=" + timeout + "}";
+  }
+
+  private static String shown(String key) {
+    return key == null ? "unset" : "set";
+  }
+
+  /** Builds {@link LlmSettings}; a value left null or blank keeps its default. */
   public static final class Builder {
     private String openAiApiKey;
     private String openAiBaseUrl;
@@ -176,6 +256,11 @@ public final class LlmSettings {
       return this;
     }
 
+    /**
+     * Checks the values and builds the settings.
+     *
+     * @throws IllegalArgumentException naming the variable whose value is not allowed
+     */
     public LlmSettings build() {
       return new LlmSettings(this);
     }

@@ -1,116 +1,175 @@
 package io.durableagents.activities.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.request.json.JsonAnyOfSchema;
 import dev.langchain4j.model.chat.request.json.JsonArraySchema;
 import dev.langchain4j.model.chat.request.json.JsonBooleanSchema;
 import dev.langchain4j.model.chat.request.json.JsonEnumSchema;
 import dev.langchain4j.model.chat.request.json.JsonIntegerSchema;
+import dev.langchain4j.model.chat.request.json.JsonNullSchema;
 import dev.langchain4j.model.chat.request.json.JsonNumberSchema;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
+import dev.langchain4j.model.chat.request.json.JsonReferenceSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.request.json.JsonStringSchema;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * Checks a tool call's arguments against the tool's JSON schema (as LangChain4j derives it from
- * {@code @Tool}/{@code @P}): required properties, types, enum values, nested objects and arrays, and no
- * unknown properties. The result is a readable list of what is wrong, for the model to correct.
+ * Checks a tool call's arguments against the tool's JSON schema, as LangChain4j derives it from
+ * {@code @Tool}/{@code @P} ({@link JsonObjectSchema} and its elements): required properties, the types
+ * string, integer, number, boolean, array and object, enum values, nested objects and arrays,
+ * references to the schema's definitions, and no properties the schema does not name (unless it
+ * allows additional properties). A property that is present but {@code null} counts as missing.
+ *
+ * <p>The result is a list of what is wrong, each naming the argument's path, in words a model can act
+ * on; empty when the arguments fit.
+ *
+ * <pre>{@code
+ * List<String> problems = ToolCallValidator.validate(tool.specification(), arguments);
+ * // e.g. ["direction: \"Up\" is not one of North, NorthEast, ...", "speed: unknown argument; ..."]
+ * }</pre>
  */
 public final class ToolCallValidator {
   private ToolCallValidator() {}
 
-  /** What is wrong with {@code arguments}, or an empty list when they fit. */
+  /**
+   * What is wrong with {@code arguments} for {@code tool}, or an empty list when they fit. A tool
+   * without parameters takes no arguments (an empty object or null).
+   */
   public static List<String> validate(ToolSpecification tool, JsonNode arguments) {
-    List<String> errors = new ArrayList<>();
     JsonObjectSchema schema = tool.parameters();
-    if (arguments == null || arguments.isNull()) {
-      arguments = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-    }
     if (schema == null) {
-      if (arguments.isObject() && arguments.size() > 0) {
-        errors.add(tool.name() + " takes no arguments");
+      List<String> errors = new ArrayList<>();
+      if (arguments != null && !arguments.isNull() && !(arguments.isObject() && arguments.isEmpty())) {
+        errors.add(tool.name() + " takes no arguments, got " + arguments);
       }
       return errors;
     }
-    check(schema, arguments, "", errors);
+    return validate(schema, arguments);
+  }
+
+  /** What is wrong with {@code arguments} for {@code schema}; null arguments count as {@code {}}. */
+  public static List<String> validate(JsonObjectSchema schema, JsonNode arguments) {
+    JsonNode value = arguments == null || arguments.isNull()
+        ? JsonNodeFactory.instance.objectNode() : arguments;
+    List<String> errors = new ArrayList<>();
+    Map<String, JsonSchemaElement> definitions =
+        schema.definitions() == null ? Map.of() : schema.definitions();
+    new Check(definitions, errors).check(schema, value, "");
     return errors;
   }
 
-  private static void check(JsonSchemaElement schema, JsonNode value, String path, List<String> errors) {
-    String where = path.isEmpty() ? "arguments" : path;
-    if (schema instanceof JsonObjectSchema) {
-      JsonObjectSchema o = (JsonObjectSchema) schema;
-      if (!value.isObject()) {
-        errors.add(where + ": expected an object, got " + value.getNodeType().name().toLowerCase());
-        return;
-      }
-      Map<String, JsonSchemaElement> props = o.properties() == null ? Map.of() : o.properties();
-      if (o.required() != null) {
-        for (String r : o.required()) {
-          if (!value.has(r) || value.get(r).isNull()) {
-            errors.add(prefix(path) + r + ": required but missing");
-          }
+  /** One validation run: the root's definitions and the errors found so far. */
+  private static final class Check {
+    private final Map<String, JsonSchemaElement> definitions;
+    private final List<String> errors;
+
+    Check(Map<String, JsonSchemaElement> definitions, List<String> errors) {
+      this.definitions = definitions;
+      this.errors = errors;
+    }
+
+    void check(JsonSchemaElement schema, JsonNode value, String path) {
+      String where = path.isEmpty() ? "arguments" : path;
+      if (schema instanceof JsonObjectSchema) {
+        checkObject((JsonObjectSchema) schema, value, path);
+      } else if (schema instanceof JsonStringSchema) {
+        if (!value.isTextual()) {
+          errors.add(where + ": expected a string, got " + describe(value));
         }
-      }
-      for (Iterator<String> it = value.fieldNames(); it.hasNext(); ) {
-        String name = it.next();
-        JsonSchemaElement p = props.get(name);
-        if (p == null) {
-          if (!Boolean.TRUE.equals(o.additionalProperties())) {
-            errors.add(prefix(path) + name + ": unknown argument; expected " + props.keySet());
-          }
-        } else if (!value.get(name).isNull()) {
-          check(p, value.get(name), prefix(path) + name, errors);
+      } else if (schema instanceof JsonIntegerSchema) {
+        // 3.0 is an integer in JSON Schema; 3.5 is not.
+        boolean integral = value.isIntegralNumber()
+            || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()));
+        if (!integral) {
+          errors.add(where + ": expected an integer, got " + describe(value));
         }
-      }
-    } else if (schema instanceof JsonStringSchema) {
-      if (!value.isTextual()) {
-        errors.add(where + ": expected a string, got " + value);
-      }
-    } else if (schema instanceof JsonIntegerSchema) {
-      if (!(value.isIntegralNumber() || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble())))) {
-        errors.add(where + ": expected an integer, got " + value);
-      }
-    } else if (schema instanceof JsonNumberSchema) {
-      if (!value.isNumber()) {
-        errors.add(where + ": expected a number, got " + value);
-      }
-    } else if (schema instanceof JsonBooleanSchema) {
-      if (!value.isBoolean()) {
-        errors.add(where + ": expected true or false, got " + value);
-      }
-    } else if (schema instanceof JsonEnumSchema) {
-      List<String> allowed = ((JsonEnumSchema) schema).enumValues();
-      if (!value.isTextual() || !allowed.contains(value.asText())) {
-        errors.add(where + ": " + value + " is not one of " + String.join(", ", allowed));
-      }
-    } else if (schema instanceof JsonArraySchema) {
-      if (!value.isArray()) {
-        errors.add(where + ": expected an array, got " + value);
-        return;
-      }
-      JsonSchemaElement items = ((JsonArraySchema) schema).items();
-      if (items != null) {
-        for (int i = 0; i < value.size(); i++) {
-          check(items, value.get(i), where + "[" + i + "]", errors);
+      } else if (schema instanceof JsonNumberSchema) {
+        if (!value.isNumber()) {
+          errors.add(where + ": expected a number, got " + describe(value));
         }
-      }
-    } else if (schema instanceof JsonAnyOfSchema) {
-      for (JsonSchemaElement option : ((JsonAnyOfSchema) schema).anyOf()) {
-        List<String> e = new ArrayList<>();
-        check(option, value, path, e);
-        if (e.isEmpty()) {
+      } else if (schema instanceof JsonBooleanSchema) {
+        if (!value.isBoolean()) {
+          errors.add(where + ": expected true or false, got " + describe(value));
+        }
+      } else if (schema instanceof JsonEnumSchema) {
+        List<String> allowed = ((JsonEnumSchema) schema).enumValues();
+        if (!value.isTextual() || !allowed.contains(value.asText())) {
+          errors.add(where + ": " + value + " is not one of " + String.join(", ", allowed));
+        }
+      } else if (schema instanceof JsonArraySchema) {
+        if (!value.isArray()) {
+          errors.add(where + ": expected an array, got " + describe(value));
           return;
         }
+        JsonSchemaElement items = ((JsonArraySchema) schema).items();
+        if (items != null) {
+          for (int i = 0; i < value.size(); i++) {
+            if (value.get(i).isNull()) {
+              errors.add(where + "[" + i + "]: null is not allowed");
+            } else {
+              check(items, value.get(i), where + "[" + i + "]");
+            }
+          }
+        }
+      } else if (schema instanceof JsonAnyOfSchema) {
+        for (JsonSchemaElement option : ((JsonAnyOfSchema) schema).anyOf()) {
+          List<String> optionErrors = new ArrayList<>();
+          new Check(definitions, optionErrors).check(option, value, path);
+          if (optionErrors.isEmpty()) {
+            return;
+          }
+        }
+        errors.add(where + ": " + describe(value) + " fits none of the allowed forms");
+      } else if (schema instanceof JsonReferenceSchema) {
+        JsonSchemaElement target = definitions.get(((JsonReferenceSchema) schema).reference());
+        if (target != null && target != schema) {
+          check(target, value, path);
+        }
+      } else if (schema instanceof JsonNullSchema) {
+        if (!value.isNull()) {
+          errors.add(where + ": expected null, got " + describe(value));
+        }
       }
-      errors.add(where + ": " + value + " fits none of the allowed forms");
+      // A raw schema (JsonRawSchema) is the tool author's own JSON: not checked here.
     }
-    // other schema kinds (references, null) are not checked here
+
+    private void checkObject(JsonObjectSchema o, JsonNode value, String path) {
+      if (!value.isObject()) {
+        errors.add((path.isEmpty() ? "arguments" : path) + ": expected an object, got " + describe(value));
+        return;
+      }
+      Map<String, JsonSchemaElement> properties = o.properties() == null ? Map.of() : o.properties();
+      if (o.required() != null) {
+        for (String name : o.required()) {
+          if (!value.hasNonNull(name)) {
+            errors.add(prefix(path) + name + ": required but missing");
+          }
+        }
+      }
+      for (Map.Entry<String, JsonNode> field : value.properties()) {
+        JsonSchemaElement property = properties.get(field.getKey());
+        if (property == null) {
+          if (!Boolean.TRUE.equals(o.additionalProperties())) {
+            errors.add(prefix(path) + field.getKey() + ": unknown argument; expected "
+                + (properties.isEmpty() ? "none" : String.join(", ", properties.keySet())));
+          }
+        } else if (!field.getValue().isNull()) {
+          check(property, field.getValue(), prefix(path) + field.getKey());
+        }
+      }
+    }
+  }
+
+  private static String describe(JsonNode value) {
+    String type = value.getNodeType().name().toLowerCase(Locale.ROOT);
+    String text = value.toString();
+    return text.length() > 60 ? type : type + " " + text;
   }
 
   private static String prefix(String path) {

@@ -85,6 +85,47 @@ class OtherProvidersWireTest {
     assertEquals(15, r.usage().total());
   }
 
+  private static final String OLLAMA_TEXT = "{\"model\":\"llama-test\",\"created_at\":\"2026-01-01T00:00:00Z\","
+      + "\"message\":{\"role\":\"assistant\",\"content\":\"Hello\"},\"done\":true,\"done_reason\":\"stop\"}";
+
+  private com.fasterxml.jackson.databind.JsonNode lastBody() throws Exception {
+    var events = server.getAllServeEvents();
+    return new com.fasterxml.jackson.databind.ObjectMapper().readTree(events.get(0).getRequest().getBodyAsString());
+  }
+
+  @Test
+  void ollamaTakesNoToolChoiceSoNoneDropsTheTools() throws Exception {
+    server.stubFor(post(urlEqualTo("/api/chat")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json").withBody(OLLAMA_TEXT)));
+    LlmResponse r = activities.chat(new LlmRequest("ollama:llama-test", List.of(ChatTurn.user("Hi")),
+        List.of("calculator"), ToolChoice.NONE, null, "test"));
+    assertEquals("Hello", r.text());
+    assertTrue(lastBody().path("tools").isEmpty(), "no tools offered: " + lastBody());
+  }
+
+  @Test
+  void ollamaGetsTheToolsWhenTheyAreRequired() throws Exception {
+    server.stubFor(post(urlEqualTo("/api/chat")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json").withBody(OLLAMA_TEXT)));
+    activities.chat(new LlmRequest("ollama:llama-test", List.of(ChatTurn.user("Hi")),
+        List.of("calculator"), ToolChoice.REQUIRED, null, "test"));
+    assertEquals("calculator", lastBody().path("tools").path(0).path("function").path("name").asText(),
+        lastBody().toString());
+  }
+
+  @Test
+  void anthropicGetsToolChoiceNone() throws Exception {
+    server.stubFor(post(urlEqualTo("/v1/messages")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json")
+        .withBody("{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\","
+            + "\"content\":[{\"type\":\"text\",\"text\":\"Hello\"}],\"stop_reason\":\"end_turn\","
+            + "\"usage\":{\"input_tokens\":12,\"output_tokens\":3}}")));
+    activities.chat(new LlmRequest("anthropic:claude-test", List.of(ChatTurn.user("Hi")),
+        List.of("calculator"), ToolChoice.NONE, null, "test"));
+    assertEquals("none", lastBody().path("tool_choice").path("type").asText(), lastBody().toString());
+    assertEquals("calculator", lastBody().path("tools").path(0).path("name").asText());
+  }
+
   @Test
   void ollamaUnknownModelFailsAtOnce() {
     server.stubFor(post(urlEqualTo("/api/chat")).willReturn(aResponse().withStatus(404)

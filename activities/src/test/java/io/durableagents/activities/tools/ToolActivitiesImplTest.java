@@ -2,14 +2,13 @@ package io.durableagents.activities.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
-import dev.langchain4j.agent.tool.ToolSpecifications;
 import io.durableagents.workflows.tools.ToolExecutionRequest;
 import io.durableagents.workflows.tools.ToolExecutionResult;
 import io.durableagents.workflows.tools.ToolFailureTypes;
@@ -31,11 +30,20 @@ class ToolActivitiesImplTest {
     }
   }
 
+  /** A tool with a renamed parameter, typed arguments and an optional one. */
+  public static class Stock {
+    @Tool(name = "reorder", value = "Reorder items.")
+    public String reorder(@P(name = "item_ids", value = "the items") List<Integer> itemIds,
+        @P("how many of each") int count, @P(value = "a note", required = false) String note) {
+      return "reordered " + itemIds + " x" + count + (note == null ? "" : " (" + note + ")");
+    }
+  }
+
   @TempDir Path files;
 
   private ToolActivitiesImpl tools() {
     return new ToolActivitiesImpl(ToolRegistry.newBuilder().addWorldActions(new EpsteinActions())
-        .addExternalTools(new CalculatorTool(), new FileReaderTool(files), new Flaky()).build());
+        .addExternalTools(new CalculatorTool(), new FileReaderTool(files), new Flaky(), new Stock()).build());
   }
 
   private static ToolExecutionResult run(ToolActivitiesImpl t, String tool, String args) throws Exception {
@@ -43,37 +51,68 @@ class ToolActivitiesImplTest {
   }
 
   @Test
-  void calculatorEvaluatesAndReportsBadExpressionsAsObservations() throws Exception {
-    ToolActivitiesImpl t = tools();
-    ToolExecutionResult ok = run(t, "calculator", "{\"expression\":\"2 * (3 + 4) ^ 2\"}");
+  void calculatorEvaluates() throws Exception {
+    ToolExecutionResult ok = run(tools(), "calculator", "{\"expression\":\"2 * (3 + 4) ^ 2\"}");
     assertFalse(ok.error());
     assertEquals("98", ok.output());
-    ToolExecutionResult bad = run(t, "calculator", "{\"expression\":\"2 +\"}");
+    assertEquals("c1", ok.toolCallId());
+    assertEquals("calculator", ok.name());
+    assertEquals("0.5", run(tools(), "calculator", "{\"expression\":\"1/2\"}").output());
+  }
+
+  @Test
+  void aBadExpressionIsAnErrorResultNotAFailure() throws Exception {
+    ToolExecutionResult bad = run(tools(), "calculator", "{\"expression\":\"2+\"}");
     assertTrue(bad.error());
-    assertTrue(bad.output().startsWith("cannot evaluate '2 +'"), bad.output());
+    assertTrue(bad.output().startsWith("cannot evaluate '2+'"), bad.output());
   }
 
   @Test
   void readFileStaysInsideItsDirectory() throws Exception {
     Files.writeString(files.resolve("notes.txt"), "hello");
     ToolActivitiesImpl t = tools();
-    assertEquals("hello", run(t, "read_file", "{\"path\":\"notes.txt\"}").output());
+    ToolExecutionResult ok = run(t, "read_file", "{\"path\":\"notes.txt\"}");
+    assertFalse(ok.error());
+    assertEquals("hello", ok.output());
     ToolExecutionResult escape = run(t, "read_file", "{\"path\":\"../../etc/passwd\"}");
     assertTrue(escape.error());
     assertTrue(escape.output().contains("outside the files directory"), escape.output());
-    assertTrue(run(t, "read_file", "{\"path\":\"missing.txt\"}").output().contains("no file"));
+    ToolExecutionResult absolute = run(t, "read_file", "{\"path\":\"/etc/passwd\"}");
+    assertTrue(absolute.error());
+    ToolExecutionResult missing = run(t, "read_file", "{\"path\":\"missing.txt\"}");
+    assertTrue(missing.error());
+    assertTrue(missing.output().contains("no file"), missing.output());
   }
 
   @Test
-  void unknownToolsWorldActionsAndBadArgumentsAreObservations() throws Exception {
+  void unknownToolsAndWorldActionsAreErrorResults() throws Exception {
     ToolActivitiesImpl t = tools();
     ToolExecutionResult unknown = run(t, "teleport", "{}");
     assertTrue(unknown.error());
-    assertTrue(unknown.output().contains("unknown tool 'teleport'"));
-    assertTrue(run(t, "move_one_step", "{\"direction\":\"North\"}").output().contains("world action"));
+    assertTrue(unknown.output().startsWith("unknown tool 'teleport'; available tools: calculator, read_file"),
+        unknown.output());
+    ToolExecutionResult world = run(t, "move_one_step", "{\"direction\":\"North\"}");
+    assertTrue(world.error());
+    assertTrue(world.output().contains("world action"), world.output());
+  }
+
+  @Test
+  void argumentsThatDoNotFitTheSchemaAreErrorResults() throws Exception {
+    ToolActivitiesImpl t = tools();
     ToolExecutionResult missing = run(t, "calculator", "{}");
     assertTrue(missing.error());
     assertTrue(missing.output().contains("expression: required but missing"), missing.output());
+    ToolExecutionResult wrongType = run(t, "reorder", "{\"item_ids\":[1,\"two\"],\"count\":1}");
+    assertTrue(wrongType.error());
+    assertTrue(wrongType.output().contains("item_ids[1]: expected an integer"), wrongType.output());
+  }
+
+  @Test
+  void argumentsAreConvertedToTheParameterTypesByTheirSchemaNames() throws Exception {
+    ToolActivitiesImpl t = tools();
+    assertEquals("reordered [3, 5] x2", run(t, "reorder", "{\"item_ids\":[3,5],\"count\":2}").output());
+    assertEquals("reordered [3] x1 (urgent)",
+        run(t, "reorder", "{\"item_ids\":[3],\"count\":1,\"note\":\"urgent\"}").output());
   }
 
   @Test
@@ -82,21 +121,7 @@ class ToolActivitiesImplTest {
         () -> run(tools(), "fetch_quote", "{\"symbol\":\"ACME\"}"));
     assertEquals(ToolFailureTypes.TOOL_FAILED, f.getType());
     assertFalse(f.isNonRetryable());
-  }
-
-  @Test
-  void validatorChecksTypesEnumsRequiredAndUnknownArguments() throws Exception {
-    var spec = ToolSpecifications.toolSpecificationsFrom(new EpsteinActions()).stream()
-        .filter(s -> s.name().equals("move_one_step")).findFirst().orElseThrow();
-    assertEquals(List.of(), ToolCallValidator.validate(spec, json("{\"direction\":\"SouthWest\"}")));
-    assertTrue(ToolCallValidator.validate(spec, json("{\"direction\":\"Up\"}")).get(0).contains("is not one of"));
-    assertTrue(ToolCallValidator.validate(spec, json("{}")).get(0).contains("required but missing"));
-    assertTrue(ToolCallValidator.validate(spec, json("{\"direction\":\"North\",\"speed\":3}"))
-        .get(0).contains("speed: unknown argument"));
-    assertTrue(ToolCallValidator.validate(spec, json("[1]")).get(0).contains("expected an object"));
-  }
-
-  private static JsonNode json(String s) throws Exception {
-    return MAPPER.readTree(s);
+    assertInstanceOf(IllegalStateException.class, f.getCause());
+    assertTrue(f.getOriginalMessage().contains("backend unavailable"), f.getOriginalMessage());
   }
 }

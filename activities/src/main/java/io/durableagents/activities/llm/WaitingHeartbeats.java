@@ -1,0 +1,109 @@
+package io.durableagents.activities.llm;
+
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCompletionException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Heartbeats an activity from a side thread while the activity's own thread is blocked in a model
+ * call, so that Temporal notices within the heartbeat time-out when the worker running a long call
+ * dies.
+ *
+ * <p>{@link ActivityExecutionContext} is thread-safe: {@code Activity.getExecutionContext()} only
+ * works on the activity thread (it is a thread-local), but the context it returns may be used from any
+ * thread; Temporal's {@code HeartbeatContextImpl} guards its state with a lock and throttles the
+ * heartbeats it actually sends.
+ *
+ * <p>When a heartbeat throws an {@link ActivityCompletionException} (the workflow cancelled the
+ * activity, the heartbeat timed out, the activity is gone, the worker shuts down), the result of the
+ * call would be thrown away: the heartbeats stop and the waiting thread is interrupted, which aborts
+ * the JDK HTTP client's blocking {@code send}. {@link #stop()} clears that interrupt again and hands
+ * the exception back, for the activity to rethrow as Temporal expects.
+ *
+ * <pre>{@code
+ * WaitingHeartbeats beats = WaitingHeartbeats.start(Activity.getExecutionContext(), Duration.ofSeconds(2));
+ * try {
+ *   response = model.chat(request);
+ * } finally {
+ *   beats.stop().ifPresent(stopped -> { throw stopped; });
+ * }
+ * }</pre>
+ */
+final class WaitingHeartbeats {
+  private static final Logger log = LoggerFactory.getLogger(WaitingHeartbeats.class);
+  private static final ScheduledExecutorService SCHEDULER = scheduler();
+
+  private final ActivityExecutionContext context;
+  private final Thread waiter;
+  private final Object lock = new Object();
+  private final ScheduledFuture<?> task;
+  // Guarded by lock.
+  private boolean waiting = true;
+  private ActivityCompletionException stopped;
+
+  private WaitingHeartbeats(ActivityExecutionContext context, Duration every) {
+    this.context = context;
+    this.waiter = Thread.currentThread();
+    long millis = every.toMillis();
+    this.task = SCHEDULER.scheduleAtFixedRate(this::beat, millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Starts heartbeating every {@code every} on behalf of the calling (activity) thread. */
+  static WaitingHeartbeats start(ActivityExecutionContext context, Duration every) {
+    return new WaitingHeartbeats(context, every);
+  }
+
+  private void beat() {
+    try {
+      context.heartbeat(null);
+    } catch (ActivityCompletionException e) {
+      synchronized (lock) {
+        if (waiting && stopped == null) {
+          stopped = e;
+          waiter.interrupt();
+        }
+      }
+      // An exception ends a task scheduled at a fixed rate: no more heartbeats.
+      throw e;
+    } catch (RuntimeException e) {
+      // Not a verdict on the activity (e.g. the service was briefly unreachable): try again next time.
+      log.debug("heartbeat failed; trying again in the next interval", e);
+    }
+  }
+
+  /**
+   * Stops heartbeating. Call it on the activity thread once the call has returned or thrown.
+   *
+   * @return the exception that stopped the heartbeats (the activity should rethrow it), or empty
+   */
+  Optional<ActivityCompletionException> stop() {
+    task.cancel(false);
+    synchronized (lock) {
+      waiting = false;
+      if (stopped != null) {
+        // The interrupt was ours, to abort the call; the activity thread goes back to Temporal clean.
+        Thread.interrupted();
+      }
+      return Optional.ofNullable(stopped);
+    }
+  }
+
+  private static ScheduledExecutorService scheduler() {
+    AtomicInteger count = new AtomicInteger();
+    ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, r -> {
+      Thread t = new Thread(r, "llm-heartbeats-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    executor.setRemoveOnCancelPolicy(true);
+    return executor;
+  }
+}
