@@ -15,6 +15,7 @@ import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
+import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.SimplePlugin;
@@ -146,7 +147,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   public void initializeWorker(String taskQueue, Worker worker) {
     if (TaskQueues.AGENTS.equals(taskQueue)) {
       worker.registerWorkflowImplementationTypes(
-          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class);
+          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class);
       worker.registerActivitiesImplementations(toolActivities);
     } else if (TaskQueues.LLM.equals(taskQueue)) {
       worker.registerActivitiesImplementations(llmActivities);

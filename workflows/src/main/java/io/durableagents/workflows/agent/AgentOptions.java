@@ -6,14 +6,14 @@ import io.durableagents.workflows.llm.ToolChoice;
 import java.util.List;
 
 /**
- * How an agent reasons: its strategy, model and tool settings. Immutable; build one with {@link
- * #newBuilder()}, where every default is set.
+ * How an agent reasons: its strategy, model, tool settings and the bounds of its strategy. Immutable;
+ * build one with {@link #newBuilder()}, where every default is set (the {@code DEFAULT_*} constants).
  *
  * <pre>{@code
  * AgentOptions options = AgentOptions.newBuilder()
+ *     .setStrategy(Strategy.REWOO)
  *     .setModel("openai:gpt-4o-mini")
- *     .setToolChoice(ToolChoice.REQUIRED)
- *     .setSelectedTools(List.of("move_one_step"))
+ *     .setTtl(3)
  *     .build();
  * }</pre>
  *
@@ -25,6 +25,21 @@ import java.util.List;
  * @param temperature sampling temperature, or null for the provider's default
  * @param maxCorrections how many times the agent may correct tool calls that were rejected (unknown
  *     tool, arguments that don't fit the schema) within one step (default 1)
+ * @param maxIterations ReAct: the most Thought/Action/Observation turns before a forced finish (default
+ *     {@value #DEFAULT_MAX_ITERATIONS})
+ * @param actionFormat ReAct: native function calling (default) or the textual {@code Action:
+ *     tool[args]} format
+ * @param tokenBudget the most tokens (input plus output) one run may use; the loop ends with a forced
+ *     finish when the next call would exceed it. Null: no budget
+ * @param maxObservationChars ReAct: an observation longer than this is compressed (head and tail kept,
+ *     size noted) before it enters the conversation (default {@value #DEFAULT_MAX_OBSERVATION_CHARS})
+ * @param repeatLimit ReAct: the same tool with the same arguments called this many times in a row forces
+ *     a finish (default {@value #DEFAULT_REPEAT_LIMIT})
+ * @param maxPlanSteps ReWOO: the most steps a plan may have (default {@value #DEFAULT_MAX_PLAN_STEPS})
+ * @param replanOnFailure ReWOO: how many times the planner is called again, with the results so far,
+ *     when a step failed (default {@value #DEFAULT_REPLAN_ON_FAILURE}; 0 never re-plans)
+ * @param ttl ReWOO in simulations: how many simulation steps a plan stays valid; one planned step runs
+ *     per simulation step, with no LLM call (default {@value #DEFAULT_TTL})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -34,22 +49,52 @@ public record AgentOptions(
     ToolChoice toolChoice,
     List<String> selectedTools,
     Double temperature,
-    Integer maxCorrections) {
+    Integer maxCorrections,
+    Integer maxIterations,
+    ActionFormat actionFormat,
+    Long tokenBudget,
+    Integer maxObservationChars,
+    Integer repeatLimit,
+    Integer maxPlanSteps,
+    Integer replanOnFailure,
+    Integer ttl) {
 
   /** The offline rule-based policy; it needs no network and no key. */
   public static final String DEFAULT_MODEL = "rules";
 
   public static final int DEFAULT_MAX_CORRECTIONS = 1;
+  public static final int DEFAULT_MAX_ITERATIONS = 10;
+  public static final int DEFAULT_MAX_OBSERVATION_CHARS = 4000;
+  public static final int DEFAULT_REPEAT_LIMIT = 3;
+  public static final int DEFAULT_MAX_PLAN_STEPS = 8;
+  public static final int DEFAULT_REPLAN_ON_FAILURE = 1;
+  public static final int DEFAULT_TTL = 1;
 
   public AgentOptions {
     strategy = strategy == null ? Strategy.COT : strategy;
     model = model == null || model.isBlank() ? DEFAULT_MODEL : model;
     toolChoice = toolChoice == null ? ToolChoice.AUTO : toolChoice;
     selectedTools = selectedTools == null ? null : List.copyOf(selectedTools);
-    maxCorrections = maxCorrections == null ? DEFAULT_MAX_CORRECTIONS : maxCorrections;
-    if (maxCorrections < 0) {
-      throw new IllegalArgumentException("maxCorrections must be >= 0, was " + maxCorrections);
+    maxCorrections = atLeast("maxCorrections", maxCorrections, DEFAULT_MAX_CORRECTIONS, 0);
+    maxIterations = atLeast("maxIterations", maxIterations, DEFAULT_MAX_ITERATIONS, 1);
+    actionFormat = actionFormat == null ? ActionFormat.FUNCTION_CALLING : actionFormat;
+    if (tokenBudget != null && tokenBudget < 1) {
+      throw new IllegalArgumentException("tokenBudget must be >= 1 (or unset), was " + tokenBudget);
     }
+    maxObservationChars =
+        atLeast("maxObservationChars", maxObservationChars, DEFAULT_MAX_OBSERVATION_CHARS, 100);
+    repeatLimit = atLeast("repeatLimit", repeatLimit, DEFAULT_REPEAT_LIMIT, 2);
+    maxPlanSteps = atLeast("maxPlanSteps", maxPlanSteps, DEFAULT_MAX_PLAN_STEPS, 1);
+    replanOnFailure = atLeast("replanOnFailure", replanOnFailure, DEFAULT_REPLAN_ON_FAILURE, 0);
+    ttl = atLeast("ttl", ttl, DEFAULT_TTL, 1);
+  }
+
+  private static int atLeast(String name, Integer value, int defaultValue, int min) {
+    int v = value == null ? defaultValue : value;
+    if (v < min) {
+      throw new IllegalArgumentException(name + " must be >= " + min + ", was " + v);
+    }
+    return v;
   }
 
   /** Options with every default. */
@@ -69,10 +114,18 @@ public record AgentOptions(
         .setToolChoice(toolChoice)
         .setSelectedTools(selectedTools)
         .setTemperature(temperature)
-        .setMaxCorrections(maxCorrections);
+        .setMaxCorrections(maxCorrections)
+        .setMaxIterations(maxIterations)
+        .setActionFormat(actionFormat)
+        .setTokenBudget(tokenBudget)
+        .setMaxObservationChars(maxObservationChars)
+        .setRepeatLimit(repeatLimit)
+        .setMaxPlanSteps(maxPlanSteps)
+        .setReplanOnFailure(replanOnFailure)
+        .setTtl(ttl);
   }
 
-  /** Builds {@link AgentOptions}. */
+  /** Builds {@link AgentOptions}; unset values take the defaults. */
   public static final class Builder {
     private Strategy strategy;
     private String model;
@@ -80,6 +133,14 @@ public record AgentOptions(
     private List<String> selectedTools;
     private Double temperature;
     private Integer maxCorrections;
+    private Integer maxIterations;
+    private ActionFormat actionFormat;
+    private Long tokenBudget;
+    private Integer maxObservationChars;
+    private Integer repeatLimit;
+    private Integer maxPlanSteps;
+    private Integer replanOnFailure;
+    private Integer ttl;
 
     private Builder() {}
 
@@ -113,9 +174,50 @@ public record AgentOptions(
       return this;
     }
 
+    public Builder setMaxIterations(Integer maxIterations) {
+      this.maxIterations = maxIterations;
+      return this;
+    }
+
+    public Builder setActionFormat(ActionFormat actionFormat) {
+      this.actionFormat = actionFormat;
+      return this;
+    }
+
+    public Builder setTokenBudget(Long tokenBudget) {
+      this.tokenBudget = tokenBudget;
+      return this;
+    }
+
+    public Builder setMaxObservationChars(Integer maxObservationChars) {
+      this.maxObservationChars = maxObservationChars;
+      return this;
+    }
+
+    public Builder setRepeatLimit(Integer repeatLimit) {
+      this.repeatLimit = repeatLimit;
+      return this;
+    }
+
+    public Builder setMaxPlanSteps(Integer maxPlanSteps) {
+      this.maxPlanSteps = maxPlanSteps;
+      return this;
+    }
+
+    public Builder setReplanOnFailure(Integer replanOnFailure) {
+      this.replanOnFailure = replanOnFailure;
+      return this;
+    }
+
+    public Builder setTtl(Integer ttl) {
+      this.ttl = ttl;
+      return this;
+    }
+
     public AgentOptions build() {
-      return new AgentOptions(
-          strategy, model, toolChoice, selectedTools, temperature, maxCorrections);
+      return new AgentOptions(strategy, model, toolChoice, selectedTools, temperature,
+          maxCorrections, maxIterations, actionFormat, tokenBudget, maxObservationChars,
+          repeatLimit, maxPlanSteps, replanOnFailure, ttl);
     }
   }
 }

@@ -37,16 +37,25 @@ public final class AgentRuntime {
     return input;
   }
 
-  /** Calls the agent's model. */
+  /**
+   * Calls the agent's model for a text or tool-calling answer. {@code purpose} names the strategy
+   * first ({@code react-turn}): metrics read the strategy from it.
+   */
   public LlmResponse chat(
       List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice, String purpose) {
+    return chat(messages, tools, toolChoice, purpose, null);
+  }
+
+  /** Calls the agent's model, asking for a JSON answer when {@code format} is JSON. */
+  public LlmResponse chat(List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
+      String purpose, LlmRequest.ResponseFormat format) {
     String model = input.options().model();
     LlmActivities llm =
         Workflow.newActivityStub(LlmActivities.class, LlmCallOptions.forModel(model));
     LlmResponse response =
         llm.chat(
             new LlmRequest(
-                model, messages, tools, toolChoice, input.options().temperature(), purpose));
+                model, messages, tools, toolChoice, input.options().temperature(), purpose, format));
     llmCalls++;
     usage = usage.plus(response.usage());
     return response;

@@ -16,6 +16,11 @@ import java.util.List;
  * @param usage tokens used by this step's LLM calls
  * @param llmCalls how many LLM calls the step made
  * @param toolCalls how many external tool activities it ran
+ * @param forcedFinish why the step was ended by force (ReAct's iteration bound, a repeated action, the
+ *     token budget), or null when it ended on its own
+ * @param planMade true when the step made a new plan (a ReWOO planner call)
+ * @param planStepReused true when the step ran a step of a plan made earlier, with no LLM call
+ * @param replans how many times the step planned again (a failed step, an invalidated plan)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AgentStepResult(
@@ -27,11 +32,22 @@ public record AgentStepResult(
     Plan plan,
     TokenUsage usage,
     int llmCalls,
-    int toolCalls) {
+    int toolCalls,
+    String forcedFinish,
+    boolean planMade,
+    boolean planStepReused,
+    int replans) {
 
   public AgentStepResult {
     actions = actions == null ? List.of() : List.copyOf(actions);
     toolOutcomes = toolOutcomes == null ? List.of() : List.copyOf(toolOutcomes);
     usage = usage == null ? TokenUsage.ZERO : usage;
+  }
+
+  /** A result that was not forced and involved no ReWOO plan. */
+  public AgentStepResult(String agentId, int step, String reasoning, List<WorldAction> actions,
+      List<ToolOutcome> toolOutcomes, Plan plan, TokenUsage usage, int llmCalls, int toolCalls) {
+    this(agentId, step, reasoning, actions, toolOutcomes, plan, usage, llmCalls, toolCalls, null,
+        false, false, 0);
   }
 }

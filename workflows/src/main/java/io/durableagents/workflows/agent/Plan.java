@@ -1,22 +1,56 @@
 package io.durableagents.workflows.agent;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.durableagents.workflows.agent.rewoo.ReWooStep;
+import java.util.List;
 
 /**
  * A plan an agent made, after Mesa-LLM's {@code Plan(step, llm_plan, ttl)}.
  *
  * <p>Unlike Mesa-LLM, which stores {@code ttl} and never reads it, the TTL here is workflow state: the
- * number of simulation steps the plan stays valid, counted down by the simulation and kept across
- * worker restarts.
+ * number of simulation steps the plan stays valid, kept by the simulation across worker restarts. A
+ * ReWOO plan also carries its structured {@code steps} and the index of the next one to run, so an
+ * agent resumes at the exact remaining step after a crash.
  *
  * @param step the simulation step the plan was made at
  * @param llmPlan the model's plan, as text
  * @param ttl how many simulation steps the plan stays valid (1: this step only)
+ * @param steps the planned tool calls (ReWOO), one per simulation step; empty for other strategies
+ * @param nextStep the index in {@code steps} of the next step to run
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Plan(int step, String llmPlan, int ttl) {
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record Plan(int step, String llmPlan, int ttl, List<ReWooStep> steps, int nextStep) {
+
+  public Plan {
+    steps = steps == null ? List.of() : List.copyOf(steps);
+  }
+
+  /** A plan with no structured steps (CoT, ReAct). */
+  public Plan(int step, String llmPlan, int ttl) {
+    this(step, llmPlan, ttl, List.of(), 0);
+  }
+
   /** Whether the plan is still valid at simulation step {@code currentStep}. */
   public boolean validAt(int currentStep) {
     return currentStep >= step && currentStep < step + ttl;
+  }
+
+  /**
+   * The planned steps still to run at simulation step {@code currentStep}: those not run yet that fit
+   * in the plan's TTL. Zero when the plan has expired.
+   */
+  public int remainingStepsAt(int currentStep) {
+    if (!validAt(currentStep)) {
+      return 0;
+    }
+    int stepsLeftInTtl = step + ttl - currentStep;
+    return Math.max(0, Math.min(steps.size() - nextStep, stepsLeftInTtl));
+  }
+
+  /** This plan with {@code nextStep} moved on by one. */
+  public Plan advanced() {
+    return new Plan(step, llmPlan, ttl, steps, nextStep + 1);
   }
 }

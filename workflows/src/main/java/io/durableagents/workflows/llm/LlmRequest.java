@@ -19,6 +19,8 @@ import java.util.List;
  * @param temperature sampling temperature, or null for the provider's default
  * @param purpose a short label of why the call is made ({@code cot-reasoning}, {@code cot-execution}),
  *     shown in history and metrics
+ * @param responseFormat {@link ResponseFormat#JSON} asks the provider for a JSON answer where it has
+ *     such a mode (OpenAI-compatible servers, Ollama); null or {@link ResponseFormat#TEXT}: plain text
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -28,7 +30,20 @@ public record LlmRequest(
     List<String> tools,
     ToolChoice toolChoice,
     Double temperature,
-    String purpose) {
+    String purpose,
+    ResponseFormat responseFormat) {
+
+  /** The form of answer a call asks for. */
+  public enum ResponseFormat {
+    TEXT,
+    JSON
+  }
+
+  /** A request for a plain-text (or tool-calling) answer. */
+  public LlmRequest(String model, List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
+      Double temperature, String purpose) {
+    this(model, messages, tools, toolChoice, temperature, purpose, null);
+  }
 
   public LlmRequest {
     messages = messages == null ? List.of() : List.copyOf(messages);

@@ -1,5 +1,8 @@
 package io.durableagents.workflows.scenario;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.agent.Observation;
+
 /**
  * The prompts of one scenario. They live in code, not in workflow inputs, so that a history never
  * holds a prompt in an input and a prompt change is a code change.
@@ -10,4 +13,13 @@ public interface ScenarioPrompts {
 
   /** What the agent is asked at each step. */
   String stepPrompt(String role);
+
+  /**
+   * Why a world action planned at an earlier step can no longer succeed, judged from the agent's
+   * current observation (a blocked cell, a target that is gone), or null when it still can. A ReWOO
+   * agent holding a plan re-plans instead of taking a doomed action. The default finds no problem.
+   */
+  default String plannedActionProblem(Observation observation, String tool, JsonNode arguments) {
+    return null;
+  }
 }

@@ -63,4 +63,31 @@ public final class CotPrompts {
         + "\nCall the tools again with corrected names and arguments. Calls that were accepted "
         + "need not be repeated.";
   }
+
+  /** The purpose label of the answer call of a single task, made after tools ran. */
+  public static final String ANSWER_PURPOSE = "cot-answer";
+
+  /** The reasoning pass's system prompt for a single task outside simulations. */
+  public static String taskReasoningSystem(String roleDescription, List<String> tools) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(roleDescription).append("\n\n");
+    sb.append("You think step by step before you act. Answer in exactly this format:\n")
+        .append("Thought 1: [What the task asks]\n")
+        .append("Thought 2: [What you know and what you need to find out]\n")
+        .append("Thought 3: [Possible alternatives or risks]\n")
+        .append("Thought 4: [Final decision and justification]\n")
+        .append("Action: [the tool call(s) to make, as tool_name({json arguments}) separated by ';', ")
+        .append("or none when you can answer directly]\n")
+        .append("Answer: [your answer, when no tool is needed]\n\n");
+    sb.append("Tools you can use in the Action line: ")
+        .append(tools.isEmpty() ? "none" : String.join(", ", tools))
+        .append(". Do not call them now: only write the plan.");
+    return sb.toString();
+  }
+
+  /** Asks for the final answer once the planned tools have run. */
+  public static String answerRequest() {
+    return "The tools have run; their results are above. Give the final answer to the task, "
+        + "concisely. Do not call tools.";
+  }
 }

@@ -5,6 +5,8 @@ import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepResult;
 import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.agent.SelectedTools;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.task.AgentTaskResult;
 import io.durableagents.workflows.agent.ToolOutcome;
 import io.durableagents.workflows.agent.WorldAction;
 import io.durableagents.workflows.llm.ChatTurn;
@@ -38,6 +40,74 @@ public final class CotReasoning {
   public CotReasoning(AgentRuntime runtime, ScenarioPrompts prompts) {
     this.runtime = runtime;
     this.prompts = prompts;
+  }
+
+  /** One task outside simulations: reason, run the planned tools, then answer from their results. */
+  public AgentTaskResult task(String task) {
+    AgentStepInput in = runtime.input();
+    List<String> tools = SelectedTools.resolve(in.tools(), in.options().selectedTools());
+    LlmResponse reasoning = runtime.chat(
+        List.of(ChatTurn.system(CotPrompts.taskReasoningSystem(
+                prompts.roleDescription(in.role()), tools)),
+            ChatTurn.user(task)),
+        tools, ToolChoice.NONE, CotPrompts.REASONING_PURPOSE);
+    String planText = reasoning.text() == null ? "" : reasoning.text();
+    List<ToolOutcome> outcomes = new ArrayList<>();
+    List<ChatTurn> messages = new ArrayList<>();
+    messages.add(ChatTurn.system(CotPrompts.executionSystem()));
+    messages.add(ChatTurn.user(CotPrompts.executionUser(planText)));
+    ToolChoice choice = in.options().toolChoice();
+    boolean ranTools = false;
+    if (!tools.isEmpty() && choice != ToolChoice.NONE && plansAnAction(planText)) {
+      for (int attempt = 0; attempt <= in.options().maxCorrections(); attempt++) {
+        LlmResponse execution = runtime.chat(messages, tools, choice, CotPrompts.EXECUTION_PURPOSE);
+        if (execution.toolCalls().isEmpty()) {
+          break;
+        }
+        List<String> errors = new ArrayList<>();
+        List<Promise<ToolOutcome>> running = new ArrayList<>();
+        for (ToolCall call : execution.toolCalls()) {
+          if (call.valid()) {
+            running.add(runtime.runTool(call));
+          } else {
+            errors.add(call.name() + "(" + call.argumentsText() + "): " + call.error());
+          }
+        }
+        messages.add(ChatTurn.assistant(execution.text(), execution.toolCalls()));
+        int next = 0;
+        for (ToolCall call : execution.toolCalls()) {
+          ToolOutcome outcome = call.valid() ? running.get(next++).get()
+              : new ToolOutcome(call.id(), call.name(), call.error(), true);
+          outcomes.add(outcome);
+          messages.add(ChatTurn.toolResult(call, outcome.output()));
+        }
+        ranTools |= !running.isEmpty();
+        if (errors.isEmpty()) {
+          break;
+        }
+        messages.add(ChatTurn.user(CotPrompts.correction(errors)));
+      }
+    }
+    String answer = planText;
+    if (ranTools) {
+      messages.add(ChatTurn.user(CotPrompts.answerRequest()));
+      LlmResponse final_ = runtime.chat(messages, List.of(), ToolChoice.NONE, CotPrompts.ANSWER_PURPOSE);
+      answer = final_.text() == null ? "" : final_.text();
+    }
+    return new AgentTaskResult(answer, Strategy.COT.label(), null,
+        List.of(new AgentTaskResult.AgentTurn(1, planText, outcomes)), null, List.of(), 0,
+        runtime.usage(), runtime.llmCalls(), runtime.toolCalls());
+  }
+
+  /** False when the plan's Action line says there is nothing to do ({@code none}, or no line). */
+  private static boolean plansAnAction(String planText) {
+    for (String line : planText.split("\n")) {
+      if (line.startsWith(CotPrompts.ACTION_PREFIX)) {
+        String action = line.substring(CotPrompts.ACTION_PREFIX.length()).trim();
+        return !action.isEmpty() && !action.equalsIgnoreCase("none");
+      }
+    }
+    return false;
   }
 
   public AgentStepResult step() {

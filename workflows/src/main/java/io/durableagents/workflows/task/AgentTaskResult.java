@@ -1,0 +1,62 @@
+package io.durableagents.workflows.task;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.durableagents.workflows.agent.Plan;
+import io.durableagents.workflows.agent.ToolOutcome;
+import io.durableagents.workflows.agent.rewoo.ReWooStepResult;
+import io.durableagents.workflows.llm.TokenUsage;
+import java.util.List;
+
+/**
+ * What an agent made of a task.
+ *
+ * @param answer the final answer
+ * @param strategy the strategy that produced it ({@code cot}, {@code react}, {@code rewoo})
+ * @param forcedFinish why the run was ended by force (the iteration bound, a repeated action, the token
+ *     budget), or null when the agent finished on its own
+ * @param turns the Thought/Action/Observation turns, in order (ReAct and CoT)
+ * @param plan the last plan (ReWOO), or null
+ * @param stepResults the result of every plan step that ran or was skipped, in plan order (ReWOO)
+ * @param replans how many times the planner was called again (ReWOO)
+ * @param usage tokens used by the run's LLM calls
+ * @param llmCalls how many LLM calls it made
+ * @param toolCalls how many tool activities it ran
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record AgentTaskResult(
+    String answer,
+    String strategy,
+    String forcedFinish,
+    List<AgentTurn> turns,
+    Plan plan,
+    List<ReWooStepResult> stepResults,
+    int replans,
+    TokenUsage usage,
+    int llmCalls,
+    int toolCalls) {
+
+  public AgentTaskResult {
+    turns = turns == null ? List.of() : List.copyOf(turns);
+    stepResults = stepResults == null ? List.of() : List.copyOf(stepResults);
+    usage = usage == null ? TokenUsage.ZERO : usage;
+  }
+
+  /** True when the run was ended by force rather than by the agent. */
+  public boolean forced() {
+    return forcedFinish != null;
+  }
+
+  /**
+   * One turn of an agent: what it thought, the tool calls it made and what it observed.
+   *
+   * @param iteration 1, 2, ...
+   * @param thought the model's text for the turn (may be null)
+   * @param outcomes the tool calls of the turn and their observations (outputs or errors)
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record AgentTurn(int iteration, String thought, List<ToolOutcome> outcomes) {
+    public AgentTurn {
+      outcomes = outcomes == null ? List.of() : List.copyOf(outcomes);
+    }
+  }
+}

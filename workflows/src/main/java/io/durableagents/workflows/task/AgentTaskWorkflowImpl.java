@@ -1,0 +1,54 @@
+package io.durableagents.workflows.task;
+
+import io.durableagents.workflows.agent.AgentRuntime;
+import io.durableagents.workflows.agent.AgentStepInput;
+import io.durableagents.workflows.agent.Observation;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.agent.StrategyMetrics;
+import io.durableagents.workflows.agent.cot.CotReasoning;
+import io.durableagents.workflows.agent.react.ReactReasoning;
+import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
+import io.durableagents.workflows.scenario.Scenarios;
+import io.durableagents.workflows.agent.StrategyFailureTypes;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Workflow;
+import java.util.List;
+import java.util.Map;
+
+/** Runs one task with the strategy its options name. */
+public class AgentTaskWorkflowImpl implements AgentTaskWorkflow {
+  /** The agent id of a single-task run, in idempotency keys and logs. */
+  public static final String AGENT_ID = "agent";
+
+  @Override
+  public AgentTaskResult run(AgentTaskInput input) {
+    if (input.task() == null || input.task().isBlank()) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "the task is empty: say what the agent should do", StrategyFailureTypes.INVALID_TASK);
+    }
+    AgentStepInput context = new AgentStepInput(Workflow.getInfo().getWorkflowId(), null, AGENT_ID,
+        null, new Observation(0, Map.of(), Map.of()), null, input.tools(), List.of(), input.options());
+    AgentRuntime runtime = new AgentRuntime(context);
+    Strategy strategy = input.options().strategy();
+    AgentTaskResult result;
+    switch (strategy) {
+      case COT:
+        result = new CotReasoning(runtime, Scenarios.GENERIC).task(input.task());
+        break;
+      case REACT:
+        result = new ReactReasoning(runtime, Scenarios.GENERIC).task(input.task());
+        break;
+      case REWOO:
+        result = new ReWooReasoning(runtime, Scenarios.GENERIC).task(input.task());
+        break;
+      default:
+        throw new IllegalStateException("no implementation for " + strategy);
+    }
+    StrategyMetrics.count(StrategyMetrics.AGENT_TASKS, strategy, 1);
+    StrategyMetrics.count(StrategyMetrics.PLANS_MADE, strategy,
+        result.plan() == null ? 0 : 1 + result.replans());
+    StrategyMetrics.count(StrategyMetrics.REPLANS, strategy, result.replans());
+    StrategyMetrics.count(StrategyMetrics.FORCED_FINISHES, strategy, result.forced() ? 1 : 0);
+    return result;
+  }
+}
