@@ -7,14 +7,22 @@ import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ResponseFormatType;
 import dev.langchain4j.model.chat.request.ToolChoice;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.FinishReason;
 import dev.langchain4j.model.output.TokenUsage;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.durableagents.workflows.agent.cot.CotPrompts;
+import io.durableagents.workflows.agent.rewoo.ReWooPrompts;
+import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
+import io.durableagents.workflows.simulation.grid.Direction;
+import io.durableagents.workflows.simulation.grid.GridPosition;
+import io.durableagents.workflows.simulation.grid.Torus;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -29,15 +37,24 @@ import java.util.regex.Pattern;
  * The offline {@code rules} model: a scenario's classic rule-based policy behind LangChain4j's {@link
  * ChatModel} interface, so the first run and the end-to-end tests need no network and no key.
  *
- * <p>It speaks the strategies' protocol, and says in every answer that it is a rule-based policy, not
- * an LLM:
+ * <p>It speaks every strategy's protocol, and says in every answer that it is a rule-based policy,
+ * not an LLM. In a simulation (the prompt carries an observation in {@link CotPrompts}' lines):
  *
  * <ul>
- *   <li>asked to reason (tool choice {@code none}, or no tools), it reads the observation from the
- *       prompt and answers with numbered thoughts and an {@code Action:} line;
- *   <li>asked to act (tools offered), it turns the {@code Action:} line of the plan it is given into
- *       tool calls, leaving out tools it was not offered.
+ *   <li>asked to reason (tool choice {@code none}, or no tools), it answers with numbered thoughts and
+ *       an {@code Action:} line (CoT's reasoning pass);
+ *   <li>asked to act on a plan (tools offered, an {@code Action:} line in the conversation), it turns
+ *       that line into tool calls, leaving out tools it was not offered (CoT's execution pass);
+ *   <li>asked to act with no plan (tools offered, no {@code Action:} line), it calls the tools of its
+ *       decision directly (a ReAct turn);
+ *   <li>asked for JSON (a ReWOO planner), it answers with a JSON array of at most the planner's {@link
+ *       ReWooPrompts#PLAN_LENGTH_PREFIX plan length} steps, one action per simulation step: this step's
+ *       decision, then the moves it would make next.
  * </ul>
+ *
+ * <p>On a single task (no observation) it plays {@link TaskRulePolicy}: it calls {@code calculator}
+ * for arithmetic in the task and {@code read_file} for a file the task names, then answers with their
+ * results (calling the ReAct {@code finish} tool when it is offered).
  *
  * <p>Its answers depend only on the request, so a retried call gets the same answer. Token counts are
  * estimates (four characters a token), since no tokenizer is involved.
@@ -50,6 +67,9 @@ public final class RulesChatModel implements ChatModel {
   public static final String DISCLAIMER = "[rules] This answer comes from a rule-based policy, not an LLM.";
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** The ReAct strategy's finish tool: called with the answer when the task is done. */
+  static final String FINISH_TOOL = "finish";
+
   private static final Pattern CALL = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\((\\{.*?\\})?\\)");
 
   private final List<RulePolicy> policies;
@@ -67,8 +87,46 @@ public final class RulesChatModel implements ChatModel {
   public ChatResponse doChat(ChatRequest request) {
     List<ToolSpecification> tools =
         request.toolSpecifications() == null ? List.of() : request.toolSpecifications();
-    boolean act = !tools.isEmpty() && request.toolChoice() != ToolChoice.NONE;
-    AiMessage answer = act ? act(request.messages(), tools) : reason(request.messages());
+    List<String> offered = new ArrayList<>();
+    tools.forEach(t -> offered.add(t.name()));
+    boolean json = request.responseFormat() != null
+        && request.responseFormat().type() == ResponseFormatType.JSON;
+    boolean mayCall = !tools.isEmpty() && request.toolChoice() != ToolChoice.NONE;
+    List<ChatMessage> messages = request.messages();
+    boolean hasActionLine = actionLine(messages) != null;
+
+    AiMessage answer;
+    Observed observed;
+    try {
+      observed = observe(messages);
+    } catch (Exception e) {
+      observed = null;
+      answer = AiMessage.from(DISCLAIMER + "\nI cannot read the observation: " + e.getMessage()
+          + "\n" + CotPrompts.ACTION_PREFIX + "none");
+      return response(request, answer);
+    }
+    if (observed != null) {
+      Optional<RuleDecision> decision = decide(observed);
+      if (decision.isEmpty()) {
+        answer = AiMessage.from(DISCLAIMER + "\nNo rule covers an agent with role '"
+            + observed.self().get("role") + "'.\n" + CotPrompts.ACTION_PREFIX + "none");
+      } else if (json) {
+        answer = AiMessage.from(planJson(plannedActions(observed, decision.get(),
+            planLength(messages)), offered));
+      } else if (mayCall && hasActionLine) {
+        answer = act(messages, tools);
+      } else if (mayCall) {
+        answer = callTools(format(decision.get()), decision.get().actions(), offered);
+      } else {
+        answer = AiMessage.from(format(decision.get()));
+      }
+    } else {
+      answer = task(messages, offered, json, mayCall, hasActionLine, tools);
+    }
+    return response(request, answer);
+  }
+
+  private static ChatResponse response(ChatRequest request, AiMessage answer) {
     return ChatResponse.builder()
         .aiMessage(answer)
         .modelName(MODEL_NAME)
@@ -77,41 +135,201 @@ public final class RulesChatModel implements ChatModel {
         .build();
   }
 
-  private AiMessage reason(List<ChatMessage> messages) {
+  /** An observation read from a prompt's {@link CotPrompts} lines. */
+  private record Observed(int step, Map<String, Object> self, Map<String, Map<String, Object>> local) {}
+
+  /** The observation in the prompt, or null when there is none (a single task). */
+  private static Observed observe(List<ChatMessage> messages) throws Exception {
     Integer step = null;
     Map<String, Object> self = null;
     Map<String, Map<String, Object>> local = Map.of();
     for (ChatMessage m : messages) {
       for (String line : text(m).split("\n")) {
-        try {
-          if (line.startsWith(CotPrompts.STEP_PREFIX)) {
-            String rest = line.substring(CotPrompts.STEP_PREFIX.length());
-            step = Integer.parseInt(rest.substring(0, rest.indexOf(')')));
-          } else if (line.startsWith(CotPrompts.SELF_STATE_PREFIX)) {
-            self = MAPPER.readValue(line.substring(CotPrompts.SELF_STATE_PREFIX.length()),
-                new TypeReference<LinkedHashMap<String, Object>>() {});
-          } else if (line.startsWith(CotPrompts.LOCAL_STATE_PREFIX)) {
-            local = MAPPER.readValue(line.substring(CotPrompts.LOCAL_STATE_PREFIX.length()),
-                new TypeReference<LinkedHashMap<String, Map<String, Object>>>() {});
-          }
-        } catch (Exception e) {
-          return AiMessage.from(DISCLAIMER + "\nI cannot read the observation: " + e.getMessage()
-              + "\n" + CotPrompts.ACTION_PREFIX + "none");
+        if (line.startsWith(CotPrompts.STEP_PREFIX)) {
+          String rest = line.substring(CotPrompts.STEP_PREFIX.length());
+          step = Integer.parseInt(rest.substring(0, rest.indexOf(')')));
+        } else if (line.startsWith(CotPrompts.SELF_STATE_PREFIX)) {
+          self = MAPPER.readValue(line.substring(CotPrompts.SELF_STATE_PREFIX.length()),
+              new TypeReference<LinkedHashMap<String, Object>>() {});
+        } else if (line.startsWith(CotPrompts.LOCAL_STATE_PREFIX)) {
+          local = MAPPER.readValue(line.substring(CotPrompts.LOCAL_STATE_PREFIX.length()),
+              new TypeReference<LinkedHashMap<String, Map<String, Object>>>() {});
         }
       }
     }
-    if (self == null || step == null) {
-      return AiMessage.from(DISCLAIMER + "\nThere is no observation in this request, so no rule applies.\n"
-          + CotPrompts.ACTION_PREFIX + "none");
-    }
+    return self == null || step == null ? null : new Observed(step, self, local);
+  }
+
+  private Optional<RuleDecision> decide(Observed o) {
     for (RulePolicy policy : policies) {
-      Optional<RuleDecision> decision = policy.decide(step, self, local);
+      Optional<RuleDecision> decision = policy.decide(o.step(), o.self(), o.local());
       if (decision.isPresent()) {
-        return AiMessage.from(format(decision.get()));
+        return decision;
       }
     }
-    return AiMessage.from(DISCLAIMER + "\nNo rule covers an agent with role '" + self.get("role")
-        + "'.\n" + CotPrompts.ACTION_PREFIX + "none");
+    return Optional.empty();
+  }
+
+  /**
+   * A plan of at most {@code length} actions, one per simulation step: this step's decision, then the
+   * moves the policy would make from the cells those moves reach (the neighbours as seen now).
+   */
+  private List<RuleDecision.Action> plannedActions(Observed o, RuleDecision first, int length) {
+    List<RuleDecision.Action> planned = new ArrayList<>(first.actions());
+    Map<String, Object> self = new LinkedHashMap<>(o.self());
+    for (int ahead = 1; planned.size() < length; ahead++) {
+      self.put("position", positionAfter(self, planned));
+      Optional<RuleDecision> next = decide(new Observed(o.step() + ahead, self, o.local()));
+      Optional<RuleDecision.Action> move = next.flatMap(d -> d.actions().stream()
+          .filter(a -> a.tool().equals(EpsteinScenario.MOVE_ONE_STEP)).findFirst());
+      if (move.isEmpty()) {
+        break;
+      }
+      planned.add(move.get());
+    }
+    return planned.size() > length ? planned.subList(0, length) : planned;
+  }
+
+  /** The cell {@code self} reaches after the planned moves (its own position already moved). */
+  private static List<Integer> positionAfter(Map<String, Object> self, List<RuleDecision.Action> planned) {
+    Object gridValue = self.get("grid");
+    List<?> xy = (List<?>) self.get("position");
+    if (!(gridValue instanceof Map) || xy == null) {
+      return xy == null ? null : List.of(((Number) xy.get(0)).intValue(), ((Number) xy.get(1)).intValue());
+    }
+    Map<?, ?> grid = (Map<?, ?>) gridValue;
+    Torus torus = new Torus(((Number) grid.get("width")).intValue(), ((Number) grid.get("height")).intValue());
+    GridPosition p = new GridPosition(((Number) xy.get(0)).intValue(), ((Number) xy.get(1)).intValue());
+    RuleDecision.Action last = null;
+    for (RuleDecision.Action a : planned) {
+      if (a.tool().equals(EpsteinScenario.MOVE_ONE_STEP)) {
+        last = a;
+      }
+    }
+    if (last != null) {
+      Direction d = Direction.parse(last.arguments().path("direction").asText());
+      if (d != null) {
+        p = torus.step(p, d);
+      }
+    }
+    return p.asList();
+  }
+
+  /** {@code n} from the planner's "Plan length: at most n steps" line; 1 when there is none. */
+  private static int planLength(List<ChatMessage> messages) {
+    for (ChatMessage m : messages) {
+      for (String line : text(m).split("\n")) {
+        if (line.startsWith(ReWooPrompts.PLAN_LENGTH_PREFIX)) {
+          Matcher n = Pattern.compile("\\d+").matcher(line.substring(ReWooPrompts.PLAN_LENGTH_PREFIX.length()));
+          if (n.find()) {
+            return Math.max(1, Integer.parseInt(n.group()));
+          }
+        }
+      }
+    }
+    return 1;
+  }
+
+  /** A ReWOO plan as a JSON array of {@code {"id","tool","args"}}, leaving out tools not offered. */
+  private static String planJson(List<RuleDecision.Action> actions, List<String> offered) {
+    ArrayNode plan = MAPPER.createArrayNode();
+    for (RuleDecision.Action a : actions) {
+      if (offered.isEmpty() || offered.contains(a.tool())) {
+        String id = "E" + (plan.size() + 1);
+        plan.addObject().put("id", id).put("tool", a.tool()).set("args", a.arguments());
+      }
+    }
+    return plan.toString();
+  }
+
+  /** Tool calls for {@code actions} among the offered tools, with {@code text} as the thought. */
+  private static AiMessage callTools(String text, List<RuleDecision.Action> actions, List<String> offered) {
+    List<ToolExecutionRequest> calls = new ArrayList<>();
+    for (RuleDecision.Action a : actions) {
+      if (offered.contains(a.tool())) {
+        calls.add(ToolExecutionRequest.builder().id("rules-" + (calls.size() + 1)).name(a.tool())
+            .arguments(a.arguments().toString()).build());
+      }
+    }
+    return calls.isEmpty() ? AiMessage.from(text + "\nNothing to do this step.") : AiMessage.from(text, calls);
+  }
+
+  /**
+   * A single task: use the built-in tools the task asks for ({@link TaskRulePolicy}), then answer with
+   * their results.
+   */
+  private AiMessage task(List<ChatMessage> messages, List<String> offered, boolean json, boolean mayCall,
+      boolean hasActionLine, List<ToolSpecification> tools) {
+    String task = firstUserText(messages);
+    List<String> results = toolResults(messages);
+    List<RuleDecision.Action> calls = TaskRulePolicy.toolCalls(task,
+        offered.isEmpty() ? List.of(TaskRulePolicy.CALCULATOR, TaskRulePolicy.READ_FILE) : offered);
+    if (json) {
+      return AiMessage.from(planJson(calls, offered));
+    }
+    if (mayCall && hasActionLine) {
+      return act(messages, tools);
+    }
+    if (mayCall && results.isEmpty() && !calls.isEmpty()) {
+      return callTools(DISCLAIMER + "\nThought: the task needs " + toolNames(calls) + ".", calls, offered);
+    }
+    String answer = results.isEmpty()
+        ? "No rule of mine covers this task: I only use the calculator and the file reader."
+        : String.join("\n", results);
+    if (mayCall && offered.contains(FINISH_TOOL)) {
+      return AiMessage.from(DISCLAIMER, List.of(ToolExecutionRequest.builder().id("rules-finish")
+          .name(FINISH_TOOL).arguments(MAPPER.createObjectNode().put("answer", answer).toString()).build()));
+    }
+    if (!results.isEmpty() || calls.isEmpty()) {
+      return AiMessage.from(DISCLAIMER + "\nAnswer: " + answer);
+    }
+    // A reasoning pass (tools visible, not callable): plan the calls in CoT's format.
+    StringBuilder sb = new StringBuilder(DISCLAIMER).append('\n')
+        .append("Thought 1: the task is: ").append(task == null ? "" : task.replace('\n', ' ')).append('\n')
+        .append("Thought 2: ").append(toolNames(calls)).append(" can do it.\n");
+    List<String> planned = new ArrayList<>();
+    for (RuleDecision.Action a : calls) {
+      planned.add(a.tool() + "(" + a.arguments() + ")");
+    }
+    return AiMessage.from(sb.append(CotPrompts.ACTION_PREFIX).append(String.join("; ", planned)).toString());
+  }
+
+  private static String toolNames(List<RuleDecision.Action> calls) {
+    List<String> names = new ArrayList<>();
+    calls.forEach(c -> names.add(c.tool()));
+    return String.join(" and ", names);
+  }
+
+  private static String firstUserText(List<ChatMessage> messages) {
+    for (ChatMessage m : messages) {
+      if (m instanceof UserMessage) {
+        return text(m);
+      }
+    }
+    return null;
+  }
+
+  /** The tools' answers so far: tool-result turns, and solver prompt lines such as {@code E1 = 391}. */
+  private static List<String> toolResults(List<ChatMessage> messages) {
+    List<String> results = new ArrayList<>();
+    for (ChatMessage m : messages) {
+      if (m instanceof ToolExecutionResultMessage) {
+        results.add(((ToolExecutionResultMessage) m).text());
+      }
+    }
+    return results;
+  }
+
+  private static String actionLine(List<ChatMessage> messages) {
+    String actionLine = null;
+    for (ChatMessage m : messages) {
+      for (String line : text(m).split("\n")) {
+        if (line.startsWith(CotPrompts.ACTION_PREFIX)) {
+          actionLine = line.substring(CotPrompts.ACTION_PREFIX.length());
+        }
+      }
+    }
+    return actionLine;
   }
 
   private static String format(RuleDecision d) {
@@ -132,14 +350,7 @@ public final class RulesChatModel implements ChatModel {
     for (ToolSpecification t : tools) {
       offered.add(t.name());
     }
-    String actionLine = null;
-    for (ChatMessage m : messages) {
-      for (String line : text(m).split("\n")) {
-        if (line.startsWith(CotPrompts.ACTION_PREFIX)) {
-          actionLine = line.substring(CotPrompts.ACTION_PREFIX.length());
-        }
-      }
-    }
+    String actionLine = actionLine(messages);
     List<ToolExecutionRequest> calls = new ArrayList<>();
     if (actionLine != null) {
       Matcher m = CALL.matcher(actionLine);

@@ -7,14 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.agent.tool.ToolSpecifications;
+import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ResponseFormat;
 import dev.langchain4j.model.chat.request.ToolChoice;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import io.durableagents.activities.tools.CalculatorTool;
 import io.durableagents.activities.tools.EpsteinActions;
+import io.durableagents.activities.tools.FileReaderTool;
 import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.cot.CotPrompts;
+import io.durableagents.workflows.agent.rewoo.ReWooPrompts;
 import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.epstein.EpsteinAgent;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
@@ -105,8 +111,67 @@ class RulesChatModelTest {
   }
 
   @Test
-  void aRequestWithoutAnObservationGetsAPlainRefusalNotAnError() {
-    ChatResponse r = model.chat(ChatRequest.builder().messages(UserMessage.from("What is 2+2?")).build());
-    assertTrue(r.aiMessage().text().contains("no observation"), r.aiMessage().text());
+  void aTaskItHasNoRuleForGetsAPlainAnswerNotAnError() {
+    ChatResponse r = model.chat(ChatRequest.builder().messages(UserMessage.from("Write a poem.")).build());
+    assertTrue(r.aiMessage().text().contains("No rule of mine covers this task"), r.aiMessage().text());
+  }
+
+  private final List<ToolSpecification> builtin = ToolSpecifications.toolSpecificationsFrom(new CalculatorTool());
+
+  @Test
+  void onATaskItCallsTheCalculatorThenAnswersWithItsResult() {
+    ChatResponse call = model.chat(ChatRequest.builder().messages(UserMessage.from("What is 17 * (23 + 4)?"))
+        .toolSpecifications(builtin).toolChoice(ToolChoice.AUTO).build());
+    ToolExecutionRequest r = call.aiMessage().toolExecutionRequests().get(0);
+    assertEquals("calculator", r.name());
+    assertEquals("{\"expression\":\"17 * (23 + 4)\"}", r.arguments());
+
+    ChatResponse answer = model.chat(ChatRequest.builder().messages(UserMessage.from("What is 17 * (23 + 4)?"),
+            AiMessage.from(List.of(r)), ToolExecutionResultMessage.from(r, "459"))
+        .toolSpecifications(builtin).toolChoice(ToolChoice.AUTO).build());
+    assertFalse(answer.aiMessage().hasToolExecutionRequests());
+    assertTrue(answer.aiMessage().text().endsWith("Answer: 459"), answer.aiMessage().text());
+  }
+
+  @Test
+  void asAReWooPlannerOnATaskItPlansTheToolsAsJson() {
+    ChatResponse plan = model.chat(ChatRequest.builder()
+        .messages(UserMessage.from("Read notes.txt and compute 2^10"))
+        .toolSpecifications(java.util.stream.Stream.concat(
+            ToolSpecifications.toolSpecificationsFrom(new FileReaderTool(java.nio.file.Path.of("."))).stream(),
+            builtin.stream()).toList())
+        .toolChoice(ToolChoice.NONE).responseFormat(ResponseFormat.JSON).build());
+    assertEquals("[{\"id\":\"E1\",\"tool\":\"read_file\",\"args\":{\"path\":\"notes.txt\"}},"
+        + "{\"id\":\"E2\",\"tool\":\"calculator\",\"args\":{\"expression\":\"2^10\"}}]",
+        plan.aiMessage().text());
+  }
+
+  @Test
+  void inASimulationWithoutAPlanItCallsItsDecisionsToolsDirectly() {
+    EpsteinWorld world = EpsteinWorld.restore(P, List.of(
+        new EpsteinAgent("citizen-0", "citizen", new GridPosition(1, 1), "active", 0.9, 0.05, 0),
+        new EpsteinAgent("cop-0", "cop", new GridPosition(0, 0), "cop", 0, 0, 0)));
+    Observation o = world.observe("cop-0", 3);
+    String prompt = "You are a cop.\n" + CotPrompts.STEP_PREFIX + "3):\n" + CotPrompts.SELF_STATE_PREFIX
+        + io.durableagents.workflows.Json.write(o.selfState()) + "\n" + CotPrompts.LOCAL_STATE_PREFIX
+        + io.durableagents.workflows.Json.write(o.localState());
+    ChatResponse r = model.chat(ChatRequest.builder().messages(SystemMessage.from(prompt), UserMessage.from("Act."))
+        .toolSpecifications(tools).toolChoice(ToolChoice.AUTO).build());
+    List<ToolExecutionRequest> calls = r.aiMessage().toolExecutionRequests();
+    assertEquals("arrest_citizen", calls.get(0).name());
+    assertEquals("{\"citizen_id\":\"citizen-0\"}", calls.get(0).arguments());
+    assertEquals("move_one_step", calls.get(1).name());
+
+    // As a ReWOO planner for 3 steps: the arrest, then one move per step.
+    ChatResponse plan = model.chat(ChatRequest.builder()
+        .messages(SystemMessage.from(prompt + "\n" + ReWooPrompts.PLAN_LENGTH_PREFIX + "3 steps"),
+            UserMessage.from("Plan."))
+        .toolSpecifications(tools).toolChoice(ToolChoice.NONE).responseFormat(ResponseFormat.JSON).build());
+    com.fasterxml.jackson.databind.JsonNode steps = io.durableagents.workflows.Json.tryParse(plan.aiMessage().text());
+    assertEquals(3, steps.size(), plan.aiMessage().text());
+    assertEquals("E1", steps.get(0).get("id").asText());
+    assertEquals("arrest_citizen", steps.get(0).get("tool").asText());
+    assertEquals("move_one_step", steps.get(1).get("tool").asText());
+    assertEquals("move_one_step", steps.get(2).get("tool").asText());
   }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
  * @param usage tokens so far
  * @param counts the variables at the last completed step
  * @param done whether it has finished
+ * @param planCounts plans made, plan steps reused, re-plans and forced finishes so far
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SimulationProgress(
@@ -29,4 +30,10 @@ public record SimulationProgress(
     long toolCalls,
     TokenUsage usage,
     Map<String, Integer> counts,
-    boolean done) {}
+    boolean done,
+    PlanCounts planCounts) {
+
+  public SimulationProgress {
+    planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
+  }
+}

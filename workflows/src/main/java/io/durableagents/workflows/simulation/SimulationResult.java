@@ -18,6 +18,7 @@ import java.util.Map;
  * @param llmCalls LLM calls made
  * @param toolCalls external tool calls made
  * @param usage tokens used
+ * @param planCounts plans made, plan steps reused, re-plans and forced finishes
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SimulationResult(
@@ -30,4 +31,10 @@ public record SimulationResult(
     long agentSteps,
     long llmCalls,
     long toolCalls,
-    TokenUsage usage) {}
+    TokenUsage usage,
+    PlanCounts planCounts) {
+
+  public SimulationResult {
+    planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
+  }
+}

@@ -25,6 +25,13 @@ public interface SimulationWorkflow {
   @QueryMethod
   SimulationProgress progress();
 
+  /**
+   * Every agent's plan, in agent order: who holds which plan and for how many more steps. Agents
+   * without a plan are listed with none.
+   */
+  @QueryMethod
+  java.util.List<AgentPlanStatus> plans();
+
   /** The recorded variables of every completed step after {@code step}, for a follower to catch up. */
   @QueryMethod
   java.util.List<StepCounts> stepsAfter(int step);

@@ -40,6 +40,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private long llmCalls;
   private long toolCalls;
   private TokenUsage usage = TokenUsage.ZERO;
+  private PlanCounts planCounts = PlanCounts.ZERO;
+  private ScenarioWorld world;
+  private final Map<String, Plan> plans = new HashMap<>();
   private Map<String, Integer> counts = Map.of();
   private final List<StepCounts> perStep = new ArrayList<>();
   private boolean done;
@@ -54,7 +57,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
           e.getMessage(), SimulationFailureTypes.INVALID_INPUT);
     }
     SeededRandom random = new SeededRandom(input.seed());
-    ScenarioWorld world = Scenarios.createWorld(input, random);
+    world = Scenarios.createWorld(input, random);
     agentCount = world.agentIds().size();
     checkSelectedTools(world);
     counts = world.counts();
@@ -65,7 +68,6 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
           SearchAttributes.SCENARIO.valueSet(input.scenario()),
           SearchAttributes.STRATEGY.valueSet(strategyName(input.agentOptions())));
     }
-    Map<String, Plan> plans = new HashMap<>();
     Map<String, List<String>> lastResults = new HashMap<>();
 
     for (step = 0; step < input.steps(); ) {
@@ -111,7 +113,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     }
     done = true;
     return new SimulationResult(simulationId, input.scenario(), input.seed(), step, perStep,
-        counts, agentSteps, llmCalls, toolCalls, usage);
+        counts, agentSteps, llmCalls, toolCalls, usage, planCounts);
   }
 
   private Map<String, AgentStepResult> runAgentSteps(
@@ -148,6 +150,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       llmCalls += r.llmCalls();
       toolCalls += r.toolCalls();
       usage = usage.plus(r.usage());
+      planCounts = planCounts.plus(r);
     }
     return results;
   }
@@ -178,6 +181,20 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   }
 
   @Override
+  public List<AgentPlanStatus> plans() {
+    List<AgentPlanStatus> result = new ArrayList<>();
+    if (world == null) {
+      return result;
+    }
+    for (String id : world.agentIds()) {
+      String role = world.roleOf(id);
+      result.add(AgentPlanStatus.of(id, role, strategyName(input.optionsFor(role)), plans.get(id),
+          step + 1));
+    }
+    return result;
+  }
+
+  @Override
   public List<StepCounts> stepsAfter(int step) {
     List<StepCounts> later = new ArrayList<>();
     for (StepCounts s : perStep) {
@@ -200,6 +217,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         toolCalls,
         usage,
         counts,
-        done);
+        done,
+        planCounts);
   }
 }

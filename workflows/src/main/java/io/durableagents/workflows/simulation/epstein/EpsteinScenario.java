@@ -1,7 +1,13 @@
 package io.durableagents.workflows.simulation.epstein;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.scenario.ScenarioPrompts;
+import io.durableagents.workflows.simulation.grid.Direction;
+import io.durableagents.workflows.simulation.grid.GridPosition;
+import io.durableagents.workflows.simulation.grid.Torus;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Epstein's civil violence model as Mesa-LLM plays it: citizens decide whether to rebel and where to
@@ -48,5 +54,51 @@ public final class EpsteinScenario implements ScenarioPrompts {
       return "Decide this step's actions: whom to arrest, if anyone, and where to move.";
     }
     return "Decide this step's actions: whether to be active or quiet, and where to move.";
+  }
+
+  /**
+   * A planned move into a cell the agent now sees taken is blocked; a planned arrest of a citizen who
+   * is out of sight or no longer active has no target. Either way the agent should re-plan.
+   */
+  @Override
+  public String plannedActionProblem(Observation observation, String tool, JsonNode arguments) {
+    Map<String, Object> self = observation.selfState();
+    if (MOVE_ONE_STEP.equals(tool)) {
+      GridPosition here = position(self.get("position"));
+      Direction direction = Direction.parse(arguments == null ? null : arguments.path("direction").asText(null));
+      Object grid = self.get("grid");
+      if (here == null || direction == null || !(grid instanceof Map)) {
+        return null;
+      }
+      Map<?, ?> g = (Map<?, ?>) grid;
+      Torus torus = new Torus(((Number) g.get("width")).intValue(), ((Number) g.get("height")).intValue());
+      GridPosition target = torus.step(here, direction);
+      for (Map.Entry<String, Map<String, Object>> other : observation.localState().entrySet()) {
+        if (target.equals(position(other.getValue().get("position")))) {
+          return "move_one_step " + direction + ": cell " + target.asList() + " is now taken by "
+              + other.getKey();
+        }
+      }
+      return null;
+    }
+    if (ARREST_CITIZEN.equals(tool)) {
+      String target = arguments == null ? null : arguments.path("citizen_id").asText(null);
+      Map<String, Object> seen = target == null ? null : observation.localState().get(target);
+      if (seen == null) {
+        return "arrest_citizen " + target + ": no longer within vision";
+      }
+      if (!ACTIVE.equals(seen.get("state"))) {
+        return "arrest_citizen " + target + ": is " + seen.get("state") + ", not active";
+      }
+    }
+    return null;
+  }
+
+  private static GridPosition position(Object value) {
+    if (value instanceof List && ((List<?>) value).size() == 2) {
+      List<?> xy = (List<?>) value;
+      return new GridPosition(((Number) xy.get(0)).intValue(), ((Number) xy.get(1)).intValue());
+    }
+    return null;
   }
 }

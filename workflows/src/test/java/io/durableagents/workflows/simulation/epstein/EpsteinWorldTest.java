@@ -125,4 +125,29 @@ class EpsteinWorldTest {
     assertTrue(w.apply(action("citizen-0", "change_state", "{\"state\":\"angry\"}"), r).contains("must be 'active' or 'quiet'"));
     assertTrue(w.apply(action("cop-0", "change_state", "{\"state\":\"active\"}"), r).contains("only citizens"));
   }
+
+  @Test
+  void aPlannedMoveIntoACellNowTakenOrAnArrestWithoutTargetIsInvalidated() {
+    EpsteinWorld w = world(citizen("citizen-0", 0, 0, "quiet", 0.8, 0.2),
+        citizen("citizen-1", 0, 1, "active", 0.1, 0.1), citizen("citizen-2", 9, 9, "quiet", 0.1, 0.1),
+        cop("cop-0", 1, 0));
+    EpsteinScenario scenario = new EpsteinScenario();
+    Observation citizen = w.observe("citizen-0", 2);
+    String blocked = scenario.plannedActionProblem(citizen, EpsteinScenario.MOVE_ONE_STEP,
+        Json.tryParse("{\"direction\":\"North\"}"));
+    assertTrue(blocked != null && blocked.contains("citizen-1"), String.valueOf(blocked));
+    // South of (0,0) on the torus is (0,9): free.
+    assertEquals(null, scenario.plannedActionProblem(citizen, EpsteinScenario.MOVE_ONE_STEP,
+        Json.tryParse("{\"direction\":\"South\"}")));
+
+    Observation cop = w.observe("cop-0", 2);
+    assertEquals(null, scenario.plannedActionProblem(cop, EpsteinScenario.ARREST_CITIZEN,
+        Json.tryParse("{\"citizen_id\":\"citizen-1\"}")));
+    String quiet = scenario.plannedActionProblem(cop, EpsteinScenario.ARREST_CITIZEN,
+        Json.tryParse("{\"citizen_id\":\"citizen-0\"}"));
+    assertTrue(quiet != null && quiet.contains("not active"), String.valueOf(quiet));
+    String gone = scenario.plannedActionProblem(cop, EpsteinScenario.ARREST_CITIZEN,
+        Json.tryParse("{\"citizen_id\":\"citizen-7\"}"));
+    assertTrue(gone != null && gone.contains("no longer within vision"), String.valueOf(gone));
+  }
 }
