@@ -4,20 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
+import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import io.durableagents.workflows.task.AgentTaskInput;
+import io.durableagents.workflows.task.AgentTaskWorkflow;
+import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
+import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -25,30 +32,38 @@ import org.junit.jupiter.api.Test;
 /**
  * Every workflow replays its own fresh history, and every history checked in under {@code
  * src/test/resources/histories/} still replays: a change that breaks old histories fails the build.
+ * There are histories of each strategy, in a simulation and on a single task.
  *
  * <p>To record new histories (after a deliberate, versioned change), run {@code ./mvnw -pl worker -am
- * test -Dtest=ReplayTest -Dsurefire.failIfNoSpecifiedTests=false -DrecordHistories=true}.
+ * test -Dtest=ReplayTest -Dsurefire.failIfNoSpecifiedTests=false -DrecordHistories=true}. Histories
+ * already checked in are kept (old histories must keep replaying); only missing ones are written.
  */
 class ReplayTest {
   static final Path HISTORIES = Path.of("src", "test", "resources", "histories");
   static final String WORKFLOW_IDS = "workflow-ids.properties";
-  static final String SIMULATION_ID = "sim-epstein-replay";
 
+  private static final EpsteinParameters SMALL = EpsteinParameters.DEFAULTS.withAgents(4, 1);
 
   @Test
   void freshHistoriesReplay() throws Exception {
-    List<WorkflowExecutionHistory> fresh = record();
-    for (WorkflowExecutionHistory h : fresh) {
-      WorkflowReplayer.replayWorkflowExecution(h, SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class);
+    Map<String, Recorded> fresh = record();
+    for (Recorded r : fresh.values()) {
+      WorkflowReplayer.replayWorkflowExecution(r.history(), SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class);
     }
     if (Boolean.getBoolean("recordHistories")) {
       Files.createDirectories(HISTORIES);
-      Files.writeString(HISTORIES.resolve("simulation-epstein-cot.json"), fresh.get(0).toJson(true));
-      Files.writeString(HISTORIES.resolve("agent-step-cot.json"), fresh.get(1).toJson(true));
-      // Child workflow ids derive from the parent's id, so replay needs the original ids.
-      Files.writeString(HISTORIES.resolve(WORKFLOW_IDS),
-          "simulation-epstein-cot.json=" + SIMULATION_ID + "\n"
-              + "agent-step-cot.json=" + SIMULATION_ID + "/agent-citizen-0/step-2\n");
+      Properties ids = loadIds();
+      for (Map.Entry<String, Recorded> e : fresh.entrySet()) {
+        Path file = HISTORIES.resolve(e.getKey());
+        if (!Files.exists(file)) {
+          Files.writeString(file, e.getValue().history().toJson(true));
+          ids.setProperty(e.getKey(), e.getValue().workflowId());
+        }
+      }
+      StringBuilder sb = new StringBuilder();
+      ids.stringPropertyNames().stream().sorted()
+          .forEach(k -> sb.append(k).append('=').append(ids.getProperty(k)).append('\n'));
+      Files.writeString(HISTORIES.resolve(WORKFLOW_IDS), sb.toString());
     }
   }
 
@@ -59,32 +74,68 @@ class ReplayTest {
       files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
     }
     assertFalse(files.isEmpty(), "no recorded histories under " + HISTORIES.toAbsolutePath());
-    Properties ids = new Properties();
-    try (var in = Files.newBufferedReader(HISTORIES.resolve(WORKFLOW_IDS))) {
-      ids.load(in);
-    }
+    Properties ids = loadIds();
     List<String> names = new ArrayList<>();
     for (Path file : files) {
       String workflowId = ids.getProperty(file.getFileName().toString());
       assertTrue(workflowId != null, "no workflow id for " + file + " in " + WORKFLOW_IDS);
       WorkflowExecutionHistory history = WorkflowExecutionHistory.fromJson(Files.readString(file), workflowId);
-      WorkflowReplayer.replayWorkflowExecution(history, SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class);
+      WorkflowReplayer.replayWorkflowExecution(history, SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class);
       names.add(file.getFileName().toString());
     }
-    assertTrue(names.contains("simulation-epstein-cot.json"), names.toString());
-    assertTrue(names.contains("agent-step-cot.json"), names.toString());
+    for (String expected : List.of("simulation-epstein-cot.json", "agent-step-cot.json",
+        "simulation-epstein-react.json", "agent-step-react.json",
+        "simulation-epstein-rewoo-ttl3.json", "agent-step-rewoo-reused.json",
+        "agent-task-cot.json", "agent-task-react.json", "agent-task-rewoo.json")) {
+      assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
+    }
   }
 
-  /** Runs a small simulation and returns its history and one agent step's. */
-  private static List<WorkflowExecutionHistory> record() throws IOException {
-    try (TestWorkflowEnvironment env = TestWorkers.start(DurableAgentsPlugin.newBuilder().build())) {
-      String id = SIMULATION_ID;
-      env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
-              WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
-          .run(new SimulationInput("epstein", 3, 11, EpsteinParameters.DEFAULTS.withAgents(4, 1),
-              null, null, null));
-      return List.of(env.getWorkflowClient().fetchHistory(id),
-          env.getWorkflowClient().fetchHistory(id + "/agent-citizen-0/step-2"));
+  private static Properties loadIds() throws Exception {
+    Properties ids = new Properties();
+    Path file = HISTORIES.resolve(WORKFLOW_IDS);
+    if (Files.exists(file)) {
+      try (var in = Files.newBufferedReader(file)) {
+        ids.load(in);
+      }
     }
+    return ids;
+  }
+
+  private record Recorded(String workflowId, WorkflowExecutionHistory history) {}
+
+  /** Runs a small simulation per strategy and a task per strategy; returns their histories by file name. */
+  private static Map<String, Recorded> record() {
+    Map<String, Recorded> out = new LinkedHashMap<>();
+    try (TestWorkflowEnvironment env = TestWorkers.start(DurableAgentsPlugin.newBuilder().build())) {
+      WorkflowClient client = env.getWorkflowClient();
+      simulate(client, out, "cot", "sim-epstein-replay", AgentOptions.defaults(),
+          "sim-epstein-replay/agent-citizen-0/step-2", "agent-step-cot.json");
+      simulate(client, out, "react", "sim-epstein-replay-react",
+          AgentOptions.newBuilder().setStrategy(Strategy.REACT).build(),
+          "sim-epstein-replay-react/agent-cop-0/step-2", "agent-step-react.json");
+      // step 2 of a TTL-3 plan made at step 1: served from the plan, no LLM call
+      simulate(client, out, "rewoo-ttl3", "sim-epstein-replay-rewoo",
+          AgentOptions.newBuilder().setStrategy(Strategy.REWOO).setTtl(3).build(),
+          "sim-epstein-replay-rewoo/agent-citizen-1/step-2", "agent-step-rewoo-reused.json");
+      for (Strategy s : Strategy.values()) {
+        String id = "agent-task-replay-" + s.label();
+        client.newWorkflowStub(AgentTaskWorkflow.class,
+                WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+            .run(new AgentTaskInput("What is 17 * (23 + 4)?", List.of("calculator"),
+                AgentOptions.newBuilder().setStrategy(s).build()));
+        out.put("agent-task-" + s.label() + ".json", new Recorded(id, client.fetchHistory(id)));
+      }
+    }
+    return out;
+  }
+
+  private static void simulate(WorkflowClient client, Map<String, Recorded> out, String name, String id,
+      AgentOptions options, String agentStepId, String agentStepFile) {
+    client.newWorkflowStub(SimulationWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+        .run(new SimulationInput("epstein", 3, 11, SMALL, options, null, null));
+    out.put("simulation-epstein-" + name + ".json", new Recorded(id, client.fetchHistory(id)));
+    out.put(agentStepFile, new Recorded(agentStepId, client.fetchHistory(agentStepId)));
   }
 }
