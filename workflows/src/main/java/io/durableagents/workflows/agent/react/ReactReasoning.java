@@ -41,7 +41,10 @@ import java.util.Set;
  *       chooses world actions. The rule: every valid call of the ending turn is still handled (its
  *       external tools run, its world actions are returned for the simulation to apply), then the
  *       loop stops. A world action is never run here and has no observation inside the step: the
- *       simulation applies it after the step and reports the outcome in the agent's next observation;
+ *       simulation applies it after the step and reports the outcome in the agent's next observation,
+ *       together with the outcomes of the turn's external tools and rejected calls (a rejected call
+ *       next to a world action is corrected at the next step, not in this one, so that a step never
+ *       chooses world actions twice);
  *   <li>by force, after {@code maxIterations} turns, when the same tool is called with the same
  *       arguments {@code repeatLimit} times in a row (that call is not run again), or when the next
  *       call would exceed {@code tokenBudget}. The model is then asked once more, with no tools and
@@ -75,6 +78,11 @@ import java.util.Set;
  * would not fit either, it is skipped and the answer is the model's last thought: the budget is a hard
  * limit, never exceeded by a call the estimate said would not fit.
  *
+ * <p><b>Results.</b> A task's result has one {@link AgentTurn} per turn (its thought and the outcomes
+ * of its calls); the forced-finish answer is the result's {@code answer}, not a turn. A step's {@code
+ * reasoning} (and its {@link Plan}, valid for this step) is the thoughts of every turn followed by the
+ * final answer; its tool outcomes are those of the external tools and the rejected calls.
+ *
  * <p><b>Cost.</b> A run costs one LLM call per turn, plus one when it is forced to finish: at least 1
  * (an answer or a world action at once) and at most {@code maxIterations + 1}.
  *
@@ -87,6 +95,7 @@ public final class ReactReasoning {
   private final AgentRuntime runtime;
   private final ScenarioPrompts prompts;
 
+  /** A ReAct agent that calls models and tools through {@code runtime}, with the scenario's prompts. */
   public ReactReasoning(AgentRuntime runtime, ScenarioPrompts prompts) {
     this.runtime = runtime;
     this.prompts = prompts;
