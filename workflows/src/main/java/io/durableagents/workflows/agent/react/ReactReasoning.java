@@ -173,7 +173,9 @@ public final class ReactReasoning {
       this.text = options.actionFormat() == ActionFormat.TEXT;
       this.tools = tools;
       List<String> all = new ArrayList<>(tools);
-      all.add(ReactPrompts.FINISH_TOOL);
+      if (!all.contains(ReactPrompts.FINISH_TOOL)) {
+        all.add(ReactPrompts.FINISH_TOOL);
+      }
       this.offered = text ? List.of() : List.copyOf(all);
       this.turnChoice = text ? ToolChoice.NONE : turnChoice(options.toolChoice());
       this.messages = new ArrayList<>(start);
