@@ -32,6 +32,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -301,8 +303,8 @@ class ReactReasoningTest {
     assertTrue(inConversation.length() <= 200, "length " + inConversation.length());
     assertTrue(inConversation.startsWith(BIG_HEAD), inConversation);
     assertTrue(inConversation.endsWith(BIG_TAIL), inConversation);
-    java.util.regex.Matcher note =
-        java.util.regex.Pattern.compile("\\n\\[\\.\\.\\. (\\d+) characters cut of 20000 \\.\\.\\.\\]\\n")
+    Matcher note =
+        Pattern.compile("\\n\\[\\.\\.\\. (\\d+) characters cut of 20000 \\.\\.\\.\\]\\n")
             .matcher(inConversation);
     assertTrue(note.find(), inConversation);
     int cut = Integer.parseInt(note.group(1));
