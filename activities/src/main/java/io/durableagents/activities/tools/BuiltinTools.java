@@ -2,12 +2,15 @@ package io.durableagents.activities.tools;
 
 import java.nio.file.Path;
 
-/** The tools every worker has: the built-in scenarios' world actions and the external tools. */
+/**
+ * The tools every worker has: the built-in scenarios' world actions, the external tools, and ReAct's
+ * {@code finish} control tool.
+ */
 public final class BuiltinTools {
   private BuiltinTools() {}
 
   /**
-   * A registry with Epstein's world actions, the calculator and the file reader.
+   * A registry with Epstein's world actions, the calculator, the file reader and {@code finish}.
    *
    * @param filesDirectory the only directory {@code read_file} may read from
    */
@@ -15,6 +18,7 @@ public final class BuiltinTools {
     return ToolRegistry.newBuilder()
         .addWorldActions(new EpsteinActions())
         .addExternalTools(new CalculatorTool(), new FileReaderTool(filesDirectory))
+        .addControlTools(new FinishTool())
         .build();
   }
 }

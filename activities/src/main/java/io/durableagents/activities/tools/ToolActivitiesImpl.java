@@ -23,7 +23,8 @@ import java.util.Optional;
  *
  * <p>A request the tool cannot serve is a result with {@code error = true}, which the agent reads as
  * an observation it can correct, not a failure: retrying cannot fix it. That is the case for an
- * unknown tool, a world action (the simulation workflow applies those), arguments that do not fit the
+ * unknown tool, a world action (the simulation workflow applies those), a control tool such as ReAct's
+ * {@code finish} (the workflow handles those), arguments that do not fit the
  * tool's schema ({@link ToolCallValidator}), and an {@link IllegalArgumentException} thrown by the tool
  * itself (bad input, such as the calculator's {@code "2+"} or a path outside the file reader's
  * directory). Any other exception is thrown as a retryable {@link ApplicationFailure} of type {@link
@@ -78,8 +79,11 @@ public final class ToolActivitiesImpl implements ToolActivities {
           + String.join(", ", externalToolNames()));
     }
     ToolRegistry.Entry tool = found.get();
-    if (tool.kind() != ToolKind.EXTERNAL) {
+    if (tool.kind() == ToolKind.WORLD_ACTION) {
       return error(request, request.name() + " is a world action: the simulation applies it, not a tool call");
+    }
+    if (tool.kind() != ToolKind.EXTERNAL) {
+      return error(request, request.name() + " is handled by the agent's workflow, not run as a tool");
     }
     List<String> problems = ToolCallValidator.validate(tool.specification(), request.arguments());
     if (!problems.isEmpty()) {

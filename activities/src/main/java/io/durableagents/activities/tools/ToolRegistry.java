@@ -21,6 +21,7 @@ import java.util.Set;
  * ToolRegistry tools = ToolRegistry.newBuilder()
  *     .addWorldActions(new EpsteinActions())
  *     .addExternalTools(new CalculatorTool(), new FileReaderTool(Path.of("data")))
+ *     .addControlTools(new FinishTool())
  *     .build();
  * }</pre>
  */
@@ -93,6 +94,17 @@ public final class ToolRegistry {
     public Builder addExternalTools(Object... tools) {
       for (Object o : tools) {
         add(o, ToolKind.EXTERNAL);
+      }
+      return this;
+    }
+
+    /**
+     * Registers every {@code @Tool} method of each object as a control tool ({@link ToolKind#CONTROL}):
+     * its schema is offered to models, its calls are handled by the workflow.
+     */
+    public Builder addControlTools(Object... declarations) {
+      for (Object o : declarations) {
+        add(o, ToolKind.CONTROL);
       }
       return this;
     }

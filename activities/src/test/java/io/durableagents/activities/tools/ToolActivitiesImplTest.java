@@ -97,6 +97,20 @@ class ToolActivitiesImplTest {
   }
 
   @Test
+  void theFinishControlToolIsOfferedButNeverRunAsATool() throws Exception {
+    ToolRegistry registry = BuiltinTools.registry(files);
+    assertEquals(ToolKind.CONTROL, registry.find("finish").orElseThrow().kind());
+    assertEquals(List.of("answer"), List.copyOf(
+        registry.specifications(List.of("finish")).get(0).parameters().required()));
+    ToolExecutionResult finish =
+        run(new ToolActivitiesImpl(registry), "finish", "{\"answer\":\"42\"}");
+    assertTrue(finish.error());
+    assertTrue(finish.output().contains("handled by the agent's workflow"), finish.output());
+    ToolExecutionResult unknown = run(new ToolActivitiesImpl(registry), "teleport", "{}");
+    assertFalse(unknown.output().contains("finish"), "finish is no external tool: " + unknown.output());
+  }
+
+  @Test
   void argumentsThatDoNotFitTheSchemaAreErrorResults() throws Exception {
     ToolActivitiesImpl t = tools();
     ToolExecutionResult missing = run(t, "calculator", "{}");

@@ -26,6 +26,23 @@ final class ScriptedLlm implements LlmActivities {
     return this;
   }
 
+  /** A thought with tool calls in the same answer, as function-calling models give them. */
+  ScriptedLlm thoughtAndCalls(String thought, ToolCall... calls) {
+    return answer(thought, new TokenUsage(7, 3), calls);
+  }
+
+  /** Any answer, with the usage it reports. */
+  ScriptedLlm answer(String text, TokenUsage usage, ToolCall... calls) {
+    answers.add(new LlmResponse("scripted", text, List.of(calls), usage,
+        calls.length == 0 ? "STOP" : "TOOL_EXECUTION", 1));
+    return this;
+  }
+
+  /** The purposes of the requests so far, in order. */
+  List<String> purposes() {
+    return requests.stream().map(LlmRequest::purpose).toList();
+  }
+
   @Override
   public synchronized LlmResponse chat(LlmRequest request) {
     requests.add(request);
