@@ -21,6 +21,9 @@ import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.agent.StrategyFailureTypes;
 import io.durableagents.workflows.agent.rewoo.ReWooStepResult;
 import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
 import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
@@ -157,5 +160,20 @@ class ReWooWorkerTest {
     assertTrue(s2.planStepReused(), s2.reasoning());
     assertEquals(0, s2.llmCalls());
     assertEquals("1-E2", s2.actions().get(0).toolCallId());
+  }
+
+  @Test
+  void aSimulationWithTtl3MakesFewerLlmCallsThanAgentSteps() {
+    SimulationInput input = new SimulationInput("epstein", 4, 5, EpsteinParameters.DEFAULTS.withAgents(4, 2),
+        rewoo("rules").toBuilder().setTtl(3).build(), null, null);
+    SimulationResult result = env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("sim-rewoo").build())
+        .run(input);
+
+    assertTrue(result.planCounts().planStepsReused() > 0, result.planCounts().toString());
+    assertEquals(result.llmCalls(), result.planCounts().plansMade(),
+        "one planner call per plan made (the rules model's plans are valid): " + result.planCounts());
+    assertTrue(result.llmCalls() < result.agentSteps(), result.llmCalls() + " LLM calls for "
+        + result.agentSteps() + " agent steps");
   }
 }
