@@ -427,4 +427,61 @@ class ReWooReasoningTest {
     assertEquals("2-E1", s2.actions().get(0).toolCallId());
     assertEquals(2, s2.plan().step());
   }
+
+  @Test
+  void withReplansOffAnInvalidatedStepIsSkippedAndReportedWithNoLlmCall() {
+    llm.plan("[" + step("E1", "move_one_step", "{\"direction\":\"North\"}") + ","
+        + step("E2", "arrest_citizen", "{\"citizen_id\":\"citizen-7\"}") + "]");
+    AgentOptions noReplans = ttl(2).toBuilder().setReplanOnFailure(0).build();
+    AgentStepResult s1 = simStep(EpsteinScenario.COP, observation(1,
+        Map.of("citizen-7", Map.of("role", "citizen", "state", "active"))), null, noReplans);
+
+    AgentStepResult s2 = simStep(EpsteinScenario.COP, observation(2, Map.of()), s1.plan(), noReplans);
+
+    assertEquals(0, s2.llmCalls());
+    assertEquals(List.of(), s2.actions(), "the doomed arrest is not taken");
+    assertEquals("skipped: arrest_citizen citizen-7: no longer within vision", s2.toolOutcomes().get(0).output());
+    assertTrue(s2.plan().results().get(1).skipped());
+    assertEquals(2, s2.plan().nextStep());
+  }
+
+  @Test
+  void aFailedExternalStepMakesItsDependantReplanWhenItsTurnComes() {
+    llm.plan("[" + step("E1", "read_file", "{\"path\":\"orders.txt\"}") + ","
+            + step("E2", "arrest_citizen", "{\"citizen_id\":\"{{E1.target}}\"}") + "]")
+        .plan("[" + step("E1", "move_one_step", "{\"direction\":\"South\"}") + "]");
+    tool = r -> new ToolExecutionResult(r.toolCallId(), r.name(), "no such file: orders.txt", true);
+
+    AgentStepResult s1 = simStep(EpsteinScenario.COP, observation(1, Map.of()), null, ttl(2));
+    assertTrue(s1.toolOutcomes().get(0).error());
+    AgentStepResult s2 = simStep(EpsteinScenario.COP, observation(2, Map.of()), s1.plan(), ttl(2));
+
+    assertEquals(1, s2.replans());
+    String why = llm.requests.get(1).messages().get(2).text();
+    assertTrue(why.contains("skipped: E1 failed: no such file: orders.txt"), why);
+    assertTrue(why.contains("1-E1 read_file: failed: no such file: orders.txt"), why);
+    assertEquals("2-E1", s2.actions().get(0).toolCallId());
+    assertEquals(1, toolRequests.size(), "the failed tool is not run again");
+  }
+
+  @Test
+  void aMissingPathFailsItsStepWithAClearErrorAndSkipsWhatDependsOnIt() {
+    llm.plan(plan(
+            step("E1", "read_file", "{\"path\":\"weather.json\"}"),
+            step("E2", "calculator", "{\"expression\":\"{{E1.wind}} * 2\"}"),
+            step("E3", "calculator", "{\"expression\":\"{{E2}} + 1\"}")))
+        .text("unknown");
+    tool = r -> ok(r, "{\"temp\":21}");
+
+    AgentTaskResult result = task("Twice the wind speed plus one?",
+        rewoo().toBuilder().setReplanOnFailure(0).build());
+
+    List<ReWooStepResult> steps = result.stepResults();
+    assertEquals("{{E1.wind}}: E1 has no field 'wind' (its fields are temp)", steps.get(1).error());
+    assertFalse(steps.get(1).skipped());
+    assertEquals("skipped: E2 failed: {{E1.wind}}: E1 has no field 'wind' (its fields are temp)",
+        steps.get(2).error());
+    assertEquals(1, result.toolCalls());
+    assertEquals(2, result.llmCalls());
+  }
 }
