@@ -13,11 +13,11 @@ import dev.langchain4j.model.chat.request.json.JsonReferenceSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.request.json.JsonStringSchema;
 import io.durableagents.activities.tools.ToolCallValidator;
+import io.durableagents.workflows.Json;
 import io.durableagents.workflows.agent.rewoo.Placeholders;
 import io.durableagents.workflows.agent.rewoo.ReWooPlanValidator;
 import io.durableagents.workflows.llm.ToolCall;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -67,7 +67,7 @@ public final class ReWooPlanCalls {
     String id = step.path("id").isTextual() ? step.path("id").asText() : fallbackId;
     String name = step.path("tool").isTextual() ? step.path("tool").asText() : null;
     JsonNode args = step.get("args") == null || step.get("args").isNull()
-        ? io.durableagents.workflows.Json.object() : step.get("args");
+        ? Json.object() : step.get("args");
     ToolSpecification spec = name == null ? null : offered.get(name);
     if (spec == null) {
       return new ToolCall(id, name, args, null, "unknown tool '" + name + "'; available tools: "
@@ -99,10 +99,8 @@ public final class ReWooPlanCalls {
         return;
       }
       ObjectNode object = (ObjectNode) value;
-      Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
       List<String> toText = new ArrayList<>();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> f = fields.next();
+      for (Map.Entry<String, JsonNode> f : object.properties()) {
         JsonSchemaElement property = properties.get(f.getKey());
         if (property == null) {
           continue;

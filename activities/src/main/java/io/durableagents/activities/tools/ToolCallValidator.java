@@ -41,6 +41,9 @@ import java.util.function.Predicate;
  * }</pre>
  */
 public final class ToolCallValidator {
+  /** No string is a placeholder: every value is checked as it is. */
+  private static final Predicate<String> NO_PLACEHOLDERS = text -> false;
+
   private ToolCallValidator() {}
 
   /**
@@ -50,9 +53,6 @@ public final class ToolCallValidator {
   public static List<String> validate(ToolSpecification tool, JsonNode arguments) {
     return validate(tool, arguments, NO_PLACEHOLDERS);
   }
-
-  /** No string is a placeholder: every value is checked as it is. */
-  private static final Predicate<String> NO_PLACEHOLDERS = text -> false;
 
   /**
    * As {@link #validate(ToolSpecification, JsonNode)}, except that a string value for which {@code

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.agent.rewoo.ReWooStep;
 import io.durableagents.workflows.agent.rewoo.ReWooStepResult;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -67,14 +68,14 @@ public record Plan(int step, String llmPlan, int ttl, List<ReWooStep> steps, int
 
   /** This plan with {@code nextStep} moved on by one and that step's result recorded. */
   public Plan advanced(ReWooStepResult result) {
-    List<ReWooStepResult> more = new java.util.ArrayList<>(results);
+    List<ReWooStepResult> more = new ArrayList<>(results);
     more.add(result);
     return new Plan(step, llmPlan, ttl, steps, nextStep + 1, more);
   }
 
   /** This plan with the result of step {@code index} replaced (a world action's outcome, seen later). */
   public Plan withResult(int index, ReWooStepResult result) {
-    List<ReWooStepResult> updated = new java.util.ArrayList<>(results);
+    List<ReWooStepResult> updated = new ArrayList<>(results);
     updated.set(index, result);
     return new Plan(step, llmPlan, ttl, steps, nextStep, updated);
   }

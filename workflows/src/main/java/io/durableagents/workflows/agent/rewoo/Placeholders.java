@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.durableagents.workflows.Json;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -111,9 +110,7 @@ public final class Placeholders {
   private static JsonNode substitute(JsonNode node, Map<String, String> outputs) {
     if (node.isObject()) {
       ObjectNode copy = JsonNodeFactory.instance.objectNode();
-      Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> f = fields.next();
+      for (Map.Entry<String, JsonNode> f : node.properties()) {
         copy.set(f.getKey(), substitute(f.getValue(), outputs));
       }
       return copy;

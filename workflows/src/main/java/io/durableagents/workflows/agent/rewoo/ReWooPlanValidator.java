@@ -6,11 +6,14 @@ import io.durableagents.workflows.Json;
 import io.durableagents.workflows.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Checks a ReWOO plan before any of its tools runs, and lists everything wrong with it in words the
@@ -179,12 +182,12 @@ public final class ReWooPlanValidator {
       }
     }
     Set<String> reported = new LinkedHashSet<>();
-    Set<String> acyclic = new java.util.HashSet<>();
+    Set<String> acyclic = new HashSet<>();
     for (String start : graph.keySet()) {
       List<String> cycle = findCycle(start, graph, new ArrayList<>(), acyclic);
       if (cycle != null && cycle.size() > 2) {
         // Report each cycle once, whichever of its steps it was found from.
-        Set<String> members = new java.util.TreeSet<>(cycle);
+        Set<String> members = new TreeSet<>(cycle);
         if (reported.add(members.toString())) {
           errors.add("the steps " + String.join(" -> ", cycle) + " form a cycle");
         }
@@ -264,7 +267,7 @@ public final class ReWooPlanValidator {
   }
 
   private static String kind(JsonNode node) {
-    String type = node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    String type = node.getNodeType().name().toLowerCase(Locale.ROOT);
     return "a JSON " + type + (node.isObject() ? " without \"" + PLAN_KEY + "\"" : "");
   }
 

@@ -1,5 +1,6 @@
 package io.durableagents.workflows.agent.rewoo;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentRuntime;
 import io.durableagents.workflows.agent.AgentStepInput;
@@ -307,7 +308,7 @@ public final class ReWooReasoning {
   }
 
   /** Takes step {@code next} of {@code plan}: a world action to return, or an external tool to run. */
-  private AgentStepResult run(Plan plan, ReWooStep next, com.fasterxml.jackson.databind.JsonNode args,
+  private AgentStepResult run(Plan plan, ReWooStep next, JsonNode args,
       String reasoning, boolean planMade, boolean reused, int replans) {
     AgentStepInput in = runtime.input();
     String callId = callId(plan, next);
@@ -342,7 +343,7 @@ public final class ReWooReasoning {
    * The next step's arguments with its placeholders filled from the plan's results, or why it cannot
    * run.
    */
-  private record Prepared(com.fasterxml.jackson.databind.JsonNode arguments, String problem) {}
+  private record Prepared(JsonNode arguments, String problem) {}
 
   private static Prepared prepare(Plan plan, ReWooStep next) {
     Map<String, String> outputs = new HashMap<>();
