@@ -4,12 +4,7 @@ import io.durableagents.worker.TemporalConnection;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,27 +30,14 @@ final class DemoCommand implements Callable<Integer> {
       return 2;
     }
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    Path logs = Files.createDirectories(Path.of("runs", "demo"));
-    List<Process> started = new ArrayList<>();
-    Thread cleanup = new Thread(() -> started.forEach(Process::destroy));
-    Runtime.getRuntime().addShutdownHook(cleanup);
+    LocalStack stack;
     try {
-      if (connection.isDefaultAddress() && !ChildProcesses.listening("127.0.0.1", 7233)) {
-        File log = logs.resolve("dev-server.log").toFile();
-        System.out.println("Starting the embedded Temporal on 127.0.0.1:7233 (log: " + log + ")");
-        Process server = ChildProcesses.start("384m", log, Map.of(), "dev-server");
-        started.add(server);
-        if (!ChildProcesses.awaitListening("127.0.0.1", 7233, server, 30_000)) {
-          System.err.println("demo: the embedded Temporal did not start; see " + log);
-          return 1;
-        }
-      } else {
-        System.out.println("Using the Temporal at " + connection.address());
-      }
-      File workerLog = logs.resolve("worker.log").toFile();
-      System.out.println("Starting a worker (log: " + workerLog + ")");
-      started.add(0, ChildProcesses.start("512m", workerLog, Map.of(), "worker"));
-
+      stack = LocalStack.start(connection, Path.of("runs", "demo"), "demo");
+    } catch (IllegalStateException e) {
+      System.err.println(e.getMessage());
+      return 1;
+    }
+    try (stack) {
       WorkflowServiceStubs service = connection.connect(null);
       try {
         WorkflowClient client = connection.client(service);
@@ -63,13 +45,6 @@ final class DemoCommand implements Callable<Integer> {
       } finally {
         service.shutdown();
       }
-    } finally {
-      // the worker first (it finishes its in-flight tasks), then the server it talks to
-      for (Process p : started) {
-        p.destroy();
-        p.waitFor();
-      }
-      Runtime.getRuntime().removeShutdownHook(cleanup);
     }
   }
 

@@ -1,7 +1,9 @@
 package io.durableagents.starter;
 
 import io.durableagents.worker.TemporalConnection;
+import io.durableagents.workflows.simulation.PlanCounts;
 import io.durableagents.workflows.simulation.SimulationProgress;
+import io.durableagents.workflows.task.AgentTaskResult;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.StepCounts;
@@ -54,13 +56,25 @@ final class DescribeCommand implements Callable<Integer> {
         System.out.println("Search attrs:  " + sa);
       }
       WorkflowClient client = connection.client(service);
-      if (info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED) {
+      boolean completed = info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED;
+      if (completed && info.getType().getName().equals("AgentTask")) {
+        AgentCommand.print(client.newUntypedWorkflowStub(workflowId)
+            .getResult(5, TimeUnit.SECONDS, AgentTaskResult.class), System.out);
+      } else if (!info.getType().getName().equals("Simulation")) {
+        // agent steps and other workflows: 'show' reads them better
+      } else if (completed) {
         SimulationResult r = client.newUntypedWorkflowStub(workflowId)
             .getResult(5, TimeUnit.SECONDS, SimulationResult.class);
         System.out.println("Scenario:      " + r.scenario() + ", seed " + r.seed() + ", " + r.steps() + " steps");
         System.out.println("Agent steps:   " + r.agentSteps() + ", LLM calls " + r.llmCalls()
             + ", tool calls " + r.toolCalls());
         System.out.println("Tokens:        " + r.usage().input() + " in, " + r.usage().output() + " out");
+        PlanCounts pc = r.planCounts();
+        if (pc.plansMade() + pc.planStepsReused() + pc.replans() + pc.forcedFinishes() > 0) {
+          System.out.println("Plans:         " + pc.plansMade() + " made, " + pc.planStepsReused()
+              + " steps reused (no LLM call), " + pc.replans() + " re-plans, " + pc.forcedFinishes()
+              + " forced finishes");
+        }
         System.out.println("Counts per step:");
         for (StepCounts s : r.perStep()) {
           System.out.println("  " + s.step() + "\t" + s.counts());

@@ -7,6 +7,9 @@ import io.durableagents.workflows.scenario.Scenarios;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options that describe a simulation, shared by {@code simulate} and {@code demo}. */
@@ -48,8 +51,18 @@ final class SimulationOptions {
   Integer maxJailTerm;
 
   @Option(names = "--strategy", defaultValue = "cot",
-      description = "Reasoning strategy: cot (default: ${DEFAULT-VALUE}).")
+      description = "Reasoning strategy: cot, react or rewoo, for every agent, or per role as "
+          + "role=strategy pairs, e.g. citizen=rewoo,cop=react (roles not named use cot) "
+          + "(default: ${DEFAULT-VALUE}).")
   String strategy;
+
+  @Option(names = "--ttl",
+      description = "ReWOO: simulation steps a plan stays valid, one planned action per step with no "
+          + "LLM call (default: " + AgentOptions.DEFAULT_TTL + ").")
+  Integer ttl;
+
+  @Mixin
+  StrategyOptions strategyOptions = new StrategyOptions();
 
   @Option(names = "--model",
       description = "Model: rules (offline rule-based policy), openai:<model>, anthropic:<model> or ollama:<model> "
@@ -90,9 +103,23 @@ final class SimulationOptions {
       throw new IllegalArgumentException("--scenario '" + scenario + "' is not one of: "
           + String.join(", ", Scenarios.NAMES));
     }
-    Strategy parsedStrategy;
+    Strategy parsedStrategy = Strategy.COT;
+    Map<String, Strategy> roleStrategies = new LinkedHashMap<>();
     try {
-      parsedStrategy = Strategy.parse(strategy);
+      if (strategy.contains("=")) {
+        for (String pair : strategy.split(",")) {
+          String[] kv = pair.split("=", 2);
+          String role = kv[0].trim();
+          List<String> roles = Scenarios.roles(scenario);
+          if (kv.length != 2 || !roles.contains(role)) {
+            throw new IllegalArgumentException("'" + pair + "' is not role=strategy with a role of "
+                + scenario + " (" + String.join(", ", roles) + ")");
+          }
+          roleStrategies.put(role, Strategy.parse(kv[1]));
+        }
+      } else {
+        parsedStrategy = Strategy.parse(strategy);
+      }
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--strategy: " + e.getMessage());
     }
@@ -126,13 +153,15 @@ final class SimulationOptions {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage());
     }
-    AgentOptions agentOptions = AgentOptions.newBuilder()
+    AgentOptions agentOptions = StrategyOptions.build(strategyOptions.applyTo(AgentOptions.newBuilder()
         .setStrategy(parsedStrategy)
         .setModel(m)
         .setToolChoice(choice)
         .setSelectedTools(selected)
-        .build();
-    SimulationInput input = new SimulationInput(scenario, steps, seed, epstein, agentOptions, null,
+        .setTtl(ttl)));
+    Map<String, AgentOptions> roleOptions = new LinkedHashMap<>();
+    roleStrategies.forEach((role, s) -> roleOptions.put(role, agentOptions.toBuilder().setStrategy(s).build()));
+    SimulationInput input = new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
         maxConcurrentAgents);
     input.validate();
     return input;

@@ -40,11 +40,23 @@ final class SimulationRunner {
             .setTaskQueue(TaskQueues.AGENTS)
             .setWorkflowId(workflowId)
             .setStaticSummary(input.scenario() + ", " + input.steps() + " steps, seed " + input.seed()
-                + ", " + input.agentOptions().strategy().name().toLowerCase() + " with "
+                + ", " + strategies(input) + " with "
                 + input.agentOptions().model())
             .build());
     WorkflowExecution execution = WorkflowClient.start(sim::run, input);
     return execution.getWorkflowId();
+  }
+
+  /** The strategies of a run: {@code rewoo}, or per role {@code citizen=rewoo, cop=cot}. */
+  static String strategies(SimulationInput input) {
+    if (input.roleOptions().isEmpty()) {
+      return input.agentOptions().strategy().label();
+    }
+    java.util.TreeMap<String, String> byRole = new java.util.TreeMap<>();
+    input.roleOptions().forEach((role, o) -> byRole.put(role, o.strategy().label()));
+    StringBuilder sb = new StringBuilder();
+    byRole.forEach((role, s) -> sb.append(sb.length() == 0 ? "" : ", ").append(role).append('=').append(s));
+    return sb.toString();
   }
 
   /** Follows a run until it ends, printing each step's counts; returns its result. */
@@ -124,5 +136,10 @@ final class SimulationRunner {
         r.agentSteps(), r.llmCalls(), perStep, r.toolCalls());
     out.printf("Tokens: %d in, %d out (%.0f per agent step)%n",
         r.usage().input(), r.usage().output(), tokensPerStep);
+    if (r.planCounts().plansMade() > 0 || r.planCounts().forcedFinishes() > 0) {
+      out.printf("Plans: %d made, %d agent steps served from a plan with no LLM call, %d re-plans, "
+          + "%d forced finishes%n", r.planCounts().plansMade(), r.planCounts().planStepsReused(),
+          r.planCounts().replans(), r.planCounts().forcedFinishes());
+    }
   }
 }

@@ -20,11 +20,13 @@ import picocli.CommandLine.Command;
     description = "Durable LLM agents and agent simulations on Temporal.",
     subcommands = {
       DemoCommand.class,
+      AgentCommand.class,
       SimulateCommand.class,
       ListCommand.class,
       DescribeCommand.class,
       HistoryCommand.class,
       ShowCommand.class,
+      PlansCommand.class,
       CodecServerCommand.class,
       WorkerCommand.class,
       DevServerCommand.class,

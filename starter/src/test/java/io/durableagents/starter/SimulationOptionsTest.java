@@ -57,6 +57,40 @@ class SimulationOptionsTest {
     assertMessage("must fit on the grid", "", "--citizens", "200", "--model", "rules");
   }
 
+  @Test
+  void strategiesAreChosenForEveryAgentOrPerRoleWithTheirBounds() {
+    SimulationInput all = parse("--strategy", "rewoo", "--ttl", "3", "--max-plan-steps", "4",
+        "--replan-on-failure", "0", "--model", "rules").toInput();
+    assertEquals(Strategy.REWOO, all.optionsFor("citizen").strategy());
+    assertEquals(Strategy.REWOO, all.optionsFor("cop").strategy());
+    assertEquals(3, all.agentOptions().ttl());
+    assertEquals(4, all.agentOptions().maxPlanSteps());
+    assertEquals(0, all.agentOptions().replanOnFailure());
+
+    SimulationInput perRole = parse("--strategy", "citizen=rewoo,cop=react", "--ttl", "2",
+        "--max-iterations", "4", "--action-format", "text", "--token-budget", "5000", "--model", "rules").toInput();
+    assertEquals(Strategy.REWOO, perRole.optionsFor("citizen").strategy());
+    assertEquals(Strategy.REACT, perRole.optionsFor("cop").strategy());
+    assertEquals(2, perRole.optionsFor("citizen").ttl());
+    assertEquals(4, perRole.optionsFor("cop").maxIterations());
+    assertEquals(io.durableagents.workflows.agent.ActionFormat.TEXT, perRole.optionsFor("cop").actionFormat());
+    assertEquals(5000L, perRole.optionsFor("cop").tokenBudget());
+
+    SimulationInput onlyCops = parse("--strategy", "cop=react", "--model", "rules").toInput();
+    assertEquals(Strategy.COT, onlyCops.optionsFor("citizen").strategy());
+    assertEquals(Strategy.REACT, onlyCops.optionsFor("cop").strategy());
+  }
+
+  @Test
+  void badStrategyOptionsNameTheOption() {
+    assertMessage("--strategy", "citizen, cop", "--strategy", "king=react", "--model", "rules");
+    assertMessage("--strategy", "cot, react, rewoo", "--strategy", "cop=tot", "--model", "rules");
+    assertMessage("--ttl", ">= 1", "--ttl", "0", "--model", "rules");
+    assertMessage("--max-iterations", ">= 1", "--max-iterations", "0", "--model", "rules");
+    assertMessage("--action-format", "function-calling, text", "--action-format", "xml", "--model", "rules");
+    assertMessage("--token-budget", ">= 1", "--token-budget", "0", "--model", "rules");
+  }
+
   private static void assertMessage(String part1, String part2, String... args) {
     String m = assertThrows(IllegalArgumentException.class, () -> parse(args).toInput()).getMessage();
     assertTrue(m.contains(part1) && m.contains(part2), m);

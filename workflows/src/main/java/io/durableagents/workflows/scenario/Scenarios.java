@@ -44,6 +44,18 @@ public final class Scenarios {
     throw unknown(scenario);
   }
 
+  /**
+   * The roles of {@code scenario}'s agents.
+   *
+   * @throws IllegalArgumentException naming the known scenarios
+   */
+  public static List<String> roles(String scenario) {
+    if (EpsteinScenario.NAME.equals(scenario)) {
+      return List.of(EpsteinScenario.CITIZEN, EpsteinScenario.COP);
+    }
+    throw unknown(scenario);
+  }
+
   /** A new world for {@code input}, drawn from {@code random}. */
   public static ScenarioWorld createWorld(SimulationInput input, SeededRandom random) {
     if (EpsteinScenario.NAME.equals(input.scenario())) {

@@ -1,0 +1,203 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.TemporalConnection;
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.agent.ToolOutcome;
+import io.durableagents.workflows.agent.rewoo.ReWooStep;
+import io.durableagents.workflows.agent.rewoo.ReWooStepResult;
+import io.durableagents.workflows.llm.ToolChoice;
+import io.durableagents.workflows.task.AgentTaskInput;
+import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.task.AgentTaskWorkflow;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Runs one agent on one task, outside simulations, as an {@code AgentTask} workflow: every LLM call
+ * and tool call is an activity. Like {@code demo} it starts a worker (and the embedded Temporal when
+ * none listens on the default address), unless told that workers already run.
+ */
+@Command(name = "agent",
+    description = "Run one agent on one task (e.g. agent --strategy react -p \"What is 17 * 23?\") and print "
+        + "its answer, its turns or plan, and what it cost.")
+final class AgentCommand implements Callable<Integer> {
+  @Option(names = {"-p", "--prompt"}, required = true, description = "The task.")
+  String prompt;
+
+  @Option(names = "--strategy", defaultValue = "react",
+      description = "cot, react or rewoo (default: ${DEFAULT-VALUE}).")
+  String strategy;
+
+  @Option(names = "--model",
+      description = "rules, openai:<model>, anthropic:<model> or ollama:<model> (default: $"
+          + SimulationOptions.MODEL_VARIABLE + ", else rules).")
+  String model;
+
+  @Option(names = "--tools", split = ",",
+      description = "The external tools the agent has (default: calculator,read_file).")
+  List<String> tools;
+
+  @Option(names = "--tool-choice", defaultValue = "auto",
+      description = "auto, required, none or default (default: ${DEFAULT-VALUE}).")
+  String toolChoice;
+
+  @Mixin
+  StrategyOptions strategyOptions = new StrategyOptions();
+
+  @Option(names = "--no-worker",
+      description = "Use the workers already running instead of starting one (and the embedded Temporal).")
+  boolean noWorker;
+
+  @Option(names = "--id", description = "Workflow id (default: agent-<strategy>-<random>).")
+  String id;
+
+  @Override
+  public Integer call() throws Exception {
+    AgentTaskInput input;
+    try {
+      input = toInput();
+    } catch (IllegalArgumentException e) {
+      System.err.println("agent: " + e.getMessage());
+      return 2;
+    }
+    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    LocalStack stack = null;
+    if (!noWorker) {
+      try {
+        stack = LocalStack.start(connection, Path.of("runs", "agent"), "agent");
+      } catch (IllegalStateException e) {
+        System.err.println(e.getMessage());
+        return 1;
+      }
+    }
+    try {
+      WorkflowServiceStubs service = connection.connect(null);
+      try {
+        WorkflowClient client = connection.client(service);
+        String workflowId = id != null ? id
+            : "agent-" + input.options().strategy().label() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        AgentTaskWorkflow agent = client.newWorkflowStub(AgentTaskWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
+                .setStaticSummary(input.options().strategy().label() + " with " + input.options().model())
+                .build());
+        System.out.println("Started " + workflowId + ": " + input.options().strategy().label() + " with "
+            + input.options().model() + ", tools " + input.tools());
+        AgentTaskResult result;
+        try {
+          result = agent.run(input);
+        } catch (WorkflowFailedException e) {
+          Throwable cause = e.getCause();
+          String message = cause instanceof ApplicationFailure
+              ? ((ApplicationFailure) cause).getType() + ": " + ((ApplicationFailure) cause).getOriginalMessage()
+              : String.valueOf(cause);
+          System.err.println("agent: the run failed: " + message);
+          System.out.println(Links.where(connection, workflowId));
+          return 1;
+        }
+        print(result, System.out);
+        System.out.println(Links.where(connection, workflowId));
+        return 0;
+      } finally {
+        service.shutdown();
+      }
+    } finally {
+      if (stack != null) {
+        stack.close();
+      }
+    }
+  }
+
+  /**
+   * The workflow input, checked.
+   *
+   * @throws IllegalArgumentException naming the bad option
+   */
+  AgentTaskInput toInput() {
+    if (prompt == null || prompt.isBlank()) {
+      throw new IllegalArgumentException("-p: the task is empty");
+    }
+    Strategy s;
+    try {
+      s = Strategy.parse(strategy);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--strategy: " + e.getMessage());
+    }
+    ToolChoice choice;
+    try {
+      choice = ToolChoice.parse(toolChoice);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--tool-choice: " + e.getMessage());
+    }
+    String m = model != null && !model.isBlank() ? model : null;
+    if (m == null) {
+      String env = System.getenv(SimulationOptions.MODEL_VARIABLE);
+      m = env == null || env.isBlank() ? AgentOptions.DEFAULT_MODEL : env.trim();
+    }
+    if (!m.equals(AgentOptions.DEFAULT_MODEL) && !m.matches("(openai|anthropic|ollama):.+")) {
+      throw new IllegalArgumentException("--model '" + m
+          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>");
+    }
+    if (tools != null) {
+      for (String t : tools) {
+        if (!AgentTaskInput.DEFAULT_TOOLS.contains(t)) {
+          throw new IllegalArgumentException("--tools: '" + t + "' is not one of: "
+              + String.join(", ", AgentTaskInput.DEFAULT_TOOLS));
+        }
+      }
+    }
+    AgentOptions options = StrategyOptions.build(strategyOptions.applyTo(AgentOptions.newBuilder()
+        .setStrategy(s).setModel(m).setToolChoice(choice)));
+    return new AgentTaskInput(prompt, tools, options);
+  }
+
+  /** Prints a result for a person: the answer, then how it was reached and what it cost. */
+  static void print(AgentTaskResult r, PrintStream out) {
+    out.println();
+    for (AgentTaskResult.AgentTurn turn : r.turns()) {
+      if (turn.thought() != null && !turn.thought().isBlank()) {
+        out.println("Turn " + turn.iteration() + ": " + indent(turn.thought().strip()));
+      } else {
+        out.println("Turn " + turn.iteration() + ":");
+      }
+      for (ToolOutcome o : turn.outcomes()) {
+        out.println("  " + o.tool() + (o.error() ? " (error)" : "") + " -> " + indent(o.output()));
+      }
+    }
+    if (r.plan() != null) {
+      out.println("Plan:");
+      for (ReWooStep step : r.plan().steps()) {
+        out.println("  " + step.id() + " = " + step.tool() + "(" + step.args() + ")");
+      }
+    }
+    for (ReWooStepResult s : r.stepResults()) {
+      out.println("  " + s.stepId() + " " + s.tool() + " -> "
+          + (s.succeeded() ? indent(s.output()) : (s.skipped() ? "skipped: " : "failed: ") + s.error()));
+    }
+    if (r.replans() > 0) {
+      out.println("Re-plans: " + r.replans());
+    }
+    out.println();
+    out.println("Answer" + (r.forced() ? " (forced: " + r.forcedFinish() + ")" : "") + ":");
+    out.println(r.answer());
+    out.println();
+    out.printf("Strategy %s: %d LLM calls, %d tool calls, tokens %d in / %d out%n", r.strategy(),
+        r.llmCalls(), r.toolCalls(), r.usage().input(), r.usage().output());
+  }
+
+  private static String indent(String text) {
+    return text == null ? "" : text.replace("\n", "\n    ");
+  }
+}

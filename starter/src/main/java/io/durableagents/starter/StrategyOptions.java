@@ -1,0 +1,75 @@
+package io.durableagents.starter;
+
+import io.durableagents.workflows.agent.ActionFormat;
+import io.durableagents.workflows.agent.AgentOptions;
+import picocli.CommandLine.Option;
+
+/**
+ * The bounds of the reasoning strategies, shared by {@code demo}, {@code simulate} and {@code agent}.
+ * Unset options keep {@link AgentOptions}' defaults.
+ */
+final class StrategyOptions {
+  @Option(names = "--max-iterations",
+      description = "ReAct: most Thought/Action/Observation turns before a forced finish (default: "
+          + AgentOptions.DEFAULT_MAX_ITERATIONS + ").")
+  Integer maxIterations;
+
+  @Option(names = "--action-format",
+      description = "ReAct: function-calling (native tool calls) or text (Action: tool[args]) "
+          + "(default: function-calling).")
+  String actionFormat;
+
+  @Option(names = "--token-budget",
+      description = "Most tokens one run may use; the loop ends with a forced finish when the next call "
+          + "would exceed it (default: none).")
+  Long tokenBudget;
+
+  @Option(names = "--max-observation-chars",
+      description = "ReAct: longer observations are compressed, head and tail kept (default: "
+          + AgentOptions.DEFAULT_MAX_OBSERVATION_CHARS + ").")
+  Integer maxObservationChars;
+
+  @Option(names = "--max-plan-steps",
+      description = "ReWOO: most steps in a plan (default: " + AgentOptions.DEFAULT_MAX_PLAN_STEPS + ").")
+  Integer maxPlanSteps;
+
+  @Option(names = "--replan-on-failure",
+      description = "ReWOO: times to plan again after a failed step (default: "
+          + AgentOptions.DEFAULT_REPLAN_ON_FAILURE + ").")
+  Integer replanOnFailure;
+
+  /**
+   * Sets the given options on {@code builder}.
+   *
+   * @throws IllegalArgumentException naming the bad option
+   */
+  AgentOptions.Builder applyTo(AgentOptions.Builder builder) {
+    if (actionFormat != null) {
+      try {
+        builder.setActionFormat(ActionFormat.parse(actionFormat));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--action-format: " + e.getMessage());
+      }
+    }
+    return builder.setMaxIterations(maxIterations)
+        .setTokenBudget(tokenBudget)
+        .setMaxObservationChars(maxObservationChars)
+        .setMaxPlanSteps(maxPlanSteps)
+        .setReplanOnFailure(replanOnFailure);
+  }
+
+  /** Builds the options, turning a bad value into an error that names its option. */
+  static AgentOptions build(AgentOptions.Builder builder) {
+    try {
+      return builder.build();
+    } catch (IllegalArgumentException e) {
+      // AgentOptions names the field (maxIterations); users typed the option (--max-iterations).
+      throw new IllegalArgumentException("--" + e.getMessage().replaceFirst("^(\\w+)",
+          kebab(e.getMessage().split(" ")[0])));
+    }
+  }
+
+  private static String kebab(String camel) {
+    return camel.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+  }
+}
