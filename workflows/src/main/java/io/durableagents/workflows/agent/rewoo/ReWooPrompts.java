@@ -26,6 +26,13 @@ public final class ReWooPrompts {
    */
   public static final String PLAN_LENGTH_PREFIX = "Plan length: at most ";
 
+  /**
+   * The line of the solver's user message after which every step's result follows, one per line:
+   * {@code - <call id> <tool>: <output>}, {@code - <call id> <tool>: failed: <error>} or {@code - <call
+   * id> <tool>: skipped: <reason>}. The offline rules model can answer from these lines.
+   */
+  public static final String STEP_RESULTS_HEADER = "Step results:";
+
   private ReWooPrompts() {}
 
   private static final String FORMAT =
@@ -103,7 +110,7 @@ public final class ReWooPrompts {
   /** The solver's user message: the task and every step's output, error or skip reason, in order. */
   public static String solverUser(String task, List<ReWooStepResult> results) {
     StringBuilder sb = new StringBuilder();
-    sb.append("Task: ").append(task).append("\n\nStep results:\n");
+    sb.append("Task: ").append(task).append("\n\n").append(STEP_RESULTS_HEADER).append('\n');
     if (results.isEmpty()) {
       sb.append("- none (no tool was needed)\n");
     }
