@@ -22,6 +22,7 @@ import dev.langchain4j.exception.UnsupportedFeatureException;
 import dev.langchain4j.model.ModelProvider;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ResponseFormat;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import io.durableagents.activities.metrics.AgentMetrics;
 import io.durableagents.activities.payload.PayloadGuard;
@@ -69,6 +70,11 @@ import org.slf4j.LoggerFactory;
  *       arguments that do not fit the tool's schema come back as a {@link ToolCall} with {@code error}
  *       set, for the agent to correct.
  * </ol>
+ *
+ * <p>A request for {@link LlmRequest.ResponseFormat#JSON} sets LangChain4j's {@link ResponseFormat#JSON}
+ * where the provider has a JSON mode ({@link #supportsJsonMode}). When such a request also offers tools
+ * with tool choice NONE, it is a ReWOO planner call: the answer's plan steps are returned as tool
+ * calls, each checked against its tool's schema with placeholders allowed ({@link ReWooPlanCalls}).
  *
  * <p>Failures are mapped from LangChain4j's exception classes, never from message text. {@link
  * RetriableException}s (rate limit, time-out, server error) and I/O errors are retryable failures of
@@ -134,6 +140,9 @@ public final class LlmActivitiesImpl implements LlmActivities {
     }
     ChatRequest.Builder chat = ChatRequest.builder().messages(messages);
     offerTools(chat, specs, request.toolChoice(), model.provider());
+    if (request.responseFormat() == LlmRequest.ResponseFormat.JSON && supportsJsonMode(model.provider())) {
+      chat.responseFormat(ResponseFormat.JSON);
+    }
     if (request.temperature() != null) {
       chat.temperature(request.temperature());
     }
@@ -167,6 +176,12 @@ public final class LlmActivitiesImpl implements LlmActivities {
       for (ToolExecutionRequest r : ai.toolExecutionRequests()) {
         calls.add(checkToolCall(r, index++, offered));
       }
+    } else if (ai != null && isPlanRequest(request, specs)) {
+      // A ReWOO plan: its steps come back as tool calls checked against the schemas, which only
+      // this module has, so the workflow can reject a bad plan before any tool runs.
+      Map<String, ToolSpecification> offered = new LinkedHashMap<>();
+      specs.forEach(s -> offered.put(s.name(), s));
+      calls.addAll(ReWooPlanCalls.check(ai.text(), offered));
     }
     TokenUsage usage = usage(response.tokenUsage());
     String modelName = response.metadata() != null && response.metadata().modelName() != null
@@ -176,6 +191,28 @@ public final class LlmActivitiesImpl implements LlmActivities {
         request.purpose(), usage.input(), usage.output(), calls.size(), latency);
     return new LlmResponse(modelName, guard.check("the model's answer", ai == null ? null : ai.text()),
         calls, usage, response.finishReason() == null ? null : response.finishReason().name(), latency);
+  }
+
+  /**
+   * Whether {@code provider} takes LangChain4j's schemaless {@link ResponseFormat#JSON}: OpenAI and
+   * OpenAI-compatible servers ({@code response_format: json_object}), Ollama ({@code format: json}), and
+   * models registered by name ({@code OTHER}: the offline rules model, test models), which read it from
+   * the request. Anthropic's client (LangChain4j 1.19) throws {@code UnsupportedFeatureException}
+   * ("Schemaless JSON response format") for it, so it is not sent there: the planner prompt asks for
+   * JSON in words, and the answer is parsed the same way.
+   */
+  static boolean supportsJsonMode(ModelProvider provider) {
+    return provider == ModelProvider.OPEN_AI || provider == ModelProvider.OLLAMA
+        || provider == ModelProvider.OTHER;
+  }
+
+  /**
+   * A JSON-format request that offers tools the model may not call (tool choice NONE) asks for a
+   * ReWOO plan of those tools: its answer is read as one.
+   */
+  static boolean isPlanRequest(LlmRequest request, List<ToolSpecification> specs) {
+    return request.responseFormat() == LlmRequest.ResponseFormat.JSON && !specs.isEmpty()
+        && request.toolChoice() == ToolChoice.NONE;
   }
 
   /**

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Checks a tool call's arguments against the tool's JSON schema, as LangChain4j derives it from
@@ -29,12 +30,20 @@ import java.util.Map;
  * <p>The result is a list of what is wrong, each naming the argument's path, in words a model can act
  * on; empty when the arguments fit.
  *
+ * <p>For the steps of a ReWOO plan, whose arguments may hold {@code {{E1}}} placeholders filled in
+ * only when the step runs, a predicate says which string values are whole-value placeholders: such a
+ * value fits any schema (its type is known only later), while a string with a placeholder inside it
+ * is checked as the string it is.
+ *
  * <pre>{@code
  * List<String> problems = ToolCallValidator.validate(tool.specification(), arguments);
  * // e.g. ["direction: \"Up\" is not one of North, NorthEast, ...", "speed: unknown argument; ..."]
  * }</pre>
  */
 public final class ToolCallValidator {
+  /** No string is a placeholder: every value is checked as it is. */
+  private static final Predicate<String> NO_PLACEHOLDERS = text -> false;
+
   private ToolCallValidator() {}
 
   /**
@@ -42,6 +51,15 @@ public final class ToolCallValidator {
    * without parameters takes no arguments (an empty object or null).
    */
   public static List<String> validate(ToolSpecification tool, JsonNode arguments) {
+    return validate(tool, arguments, NO_PLACEHOLDERS);
+  }
+
+  /**
+   * As {@link #validate(ToolSpecification, JsonNode)}, except that a string value for which {@code
+   * wholeValuePlaceholder} is true fits any schema.
+   */
+  public static List<String> validate(
+      ToolSpecification tool, JsonNode arguments, Predicate<String> wholeValuePlaceholder) {
     JsonObjectSchema schema = tool.parameters();
     if (schema == null) {
       List<String> errors = new ArrayList<>();
@@ -50,17 +68,22 @@ public final class ToolCallValidator {
       }
       return errors;
     }
-    return validate(schema, arguments);
+    return validate(schema, arguments, wholeValuePlaceholder);
   }
 
   /** What is wrong with {@code arguments} for {@code schema}; null arguments count as {@code {}}. */
   public static List<String> validate(JsonObjectSchema schema, JsonNode arguments) {
+    return validate(schema, arguments, NO_PLACEHOLDERS);
+  }
+
+  private static List<String> validate(
+      JsonObjectSchema schema, JsonNode arguments, Predicate<String> wholeValuePlaceholder) {
     JsonNode value = arguments == null || arguments.isNull()
         ? JsonNodeFactory.instance.objectNode() : arguments;
     List<String> errors = new ArrayList<>();
     Map<String, JsonSchemaElement> definitions =
         schema.definitions() == null ? Map.of() : schema.definitions();
-    new Check(definitions, errors).check(schema, value, "");
+    new Check(definitions, errors, wholeValuePlaceholder).check(schema, value, "");
     return errors;
   }
 
@@ -68,14 +91,21 @@ public final class ToolCallValidator {
   private static final class Check {
     private final Map<String, JsonSchemaElement> definitions;
     private final List<String> errors;
+    private final Predicate<String> wholeValuePlaceholder;
 
-    Check(Map<String, JsonSchemaElement> definitions, List<String> errors) {
+    Check(Map<String, JsonSchemaElement> definitions, List<String> errors,
+        Predicate<String> wholeValuePlaceholder) {
       this.definitions = definitions;
       this.errors = errors;
+      this.wholeValuePlaceholder = wholeValuePlaceholder;
     }
 
     void check(JsonSchemaElement schema, JsonNode value, String path) {
       String where = path.isEmpty() ? "arguments" : path;
+      if (value.isTextual() && wholeValuePlaceholder.test(value.asText())) {
+        // Filled in when the step runs, with a type known only then.
+        return;
+      }
       if (schema instanceof JsonObjectSchema) {
         checkObject((JsonObjectSchema) schema, value, path);
       } else if (schema instanceof JsonStringSchema) {
@@ -120,7 +150,7 @@ public final class ToolCallValidator {
       } else if (schema instanceof JsonAnyOfSchema) {
         for (JsonSchemaElement option : ((JsonAnyOfSchema) schema).anyOf()) {
           List<String> optionErrors = new ArrayList<>();
-          new Check(definitions, optionErrors).check(option, value, path);
+          new Check(definitions, optionErrors, wholeValuePlaceholder).check(option, value, path);
           if (optionErrors.isEmpty()) {
             return;
           }

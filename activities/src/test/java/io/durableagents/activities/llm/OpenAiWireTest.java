@@ -197,6 +197,32 @@ class OpenAiWireTest {
   }
 
   @Test
+  void aJsonPlannerCallUsesJsonModeAndComesBackAsCheckedPlanSteps() throws Exception {
+    standIn.answer(ok(text("{\"plan\":[{\"id\":\"E1\",\"tool\":\"calculator\",\"args\":{\"expression\":\"17*23\"}},"
+        + "{\"id\":\"E2\",\"tool\":\"calculator\",\"args\":{\"expression\":\"{{E1}}\"}},"
+        + "{\"id\":\"E3\",\"tool\":\"calculator\",\"args\":{\"expression\":7}}]}")));
+    LlmResponse r = activities.chat(new LlmRequest(MODEL, List.of(ChatTurn.user("Plan in JSON.")),
+        List.of("calculator"), ToolChoice.NONE, null, "rewoo-plan", LlmRequest.ResponseFormat.JSON));
+
+    JsonNode sent = standIn.onlyRequestBody();
+    assertEquals("json_object", sent.path("response_format").path("type").asText(), sent.toString());
+    assertEquals("none", sent.path("tool_choice").asText());
+    assertEquals(3, r.toolCalls().size());
+    assertEquals("E1", r.toolCalls().get(0).id());
+    assertTrue(r.toolCalls().get(0).valid());
+    assertEquals("{{E1|text}}", r.toolCalls().get(1).arguments().get("expression").asText(),
+        "a whole-value placeholder for a string parameter passes text");
+    assertTrue(r.toolCalls().get(2).error().contains("expression: expected a string"), r.toolCalls().get(2).error());
+  }
+
+  @Test
+  void aPlainCallSendsNoResponseFormat() throws Exception {
+    standIn.answer(ok(text("Hello")));
+    activities.chat(request(List.of("calculator"), ToolChoice.NONE));
+    assertFalse(standIn.onlyRequestBody().has("response_format"));
+  }
+
+  @Test
   void aToolThisWorkerDoesNotHaveIsAnInvalidRequest() {
     ApplicationFailure f = assertThrows(ApplicationFailure.class,
         () -> activities.chat(request(List.of("teleport"), ToolChoice.AUTO)));

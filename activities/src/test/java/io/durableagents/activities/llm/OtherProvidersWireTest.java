@@ -127,6 +127,31 @@ class OtherProvidersWireTest {
   }
 
   @Test
+  void ollamaGetsJsonFormatForAPlanner() throws Exception {
+    server.stubFor(post(urlEqualTo("/api/chat")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json").withBody(OLLAMA_TEXT)));
+    activities.chat(new LlmRequest("ollama:llama-test", List.of(ChatTurn.user("Plan in JSON.")),
+        List.of("calculator"), ToolChoice.NONE, null, "rewoo-plan", LlmRequest.ResponseFormat.JSON));
+    assertEquals("json", lastBody().path("format").asText(), lastBody().toString());
+  }
+
+  @Test
+  void anthropicGetsNoJsonModeItWouldRejectAndThePlanIsStillRead() throws Exception {
+    server.stubFor(post(urlEqualTo("/v1/messages")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json")
+        .withBody("{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\","
+            + "\"content\":[{\"type\":\"text\",\"text\":\"[{\\\"id\\\":\\\"E1\\\",\\\"tool\\\":\\\"calculator\\\","
+            + "\\\"args\\\":{\\\"expression\\\":\\\"2+2\\\"}}]\"}],\"stop_reason\":\"end_turn\","
+            + "\"usage\":{\"input_tokens\":12,\"output_tokens\":3}}")));
+    LlmResponse r = activities.chat(new LlmRequest("anthropic:claude-test", List.of(ChatTurn.user("Plan in JSON.")),
+        List.of("calculator"), ToolChoice.NONE, null, "rewoo-plan", LlmRequest.ResponseFormat.JSON));
+    assertTrue(!lastBody().has("response_format") && !lastBody().has("output_format"), lastBody().toString());
+    assertEquals(1, r.toolCalls().size());
+    assertEquals("E1", r.toolCalls().get(0).id());
+    assertTrue(r.toolCalls().get(0).valid(), r.toolCalls().get(0).error());
+  }
+
+  @Test
   void ollamaUnknownModelFailsAtOnce() {
     server.stubFor(post(urlEqualTo("/api/chat")).willReturn(aResponse().withStatus(404)
         .withBody("{\"error\":\"model 'nope' not found\"}")));

@@ -152,4 +152,19 @@ class ToolCallValidatorTest {
     assertEquals(List.of(), ToolCallValidator.validate(ping, null));
     assertEquals(1, ToolCallValidator.validate(ping, MAPPER.readTree("{\"x\":1}")).size());
   }
+
+  @Test
+  void wholeValuePlaceholdersFitAnyTypeWhenThePredicateAllowsThem() throws Exception {
+    ToolSpecification order = ToolSpecification.builder().name("order").parameters(ORDER).build();
+    JsonNode args = MAPPER.readTree("{\"customer\":\"{{E1}}\",\"quantity\":\"{{E2.n}}\","
+        + "\"address\":\"{{E3}}\",\"tags\":[\"{{E1}}\"],\"express\":\"{{E4}}\"}");
+    assertEquals(List.of(), ToolCallValidator.validate(order, args,
+        io.durableagents.workflows.agent.rewoo.Placeholders::isWholePlaceholder));
+    assertEquals(3, ToolCallValidator.validate(order, args).size(),
+        "without the predicate, quantity, address and express are strings of the wrong type");
+    JsonNode embedded = MAPPER.readTree("{\"customer\":\"Ada\",\"quantity\":\"{{E2}} more\"}");
+    assertEquals(List.of("quantity: expected an integer, got string \"{{E2}} more\""),
+        ToolCallValidator.validate(order, embedded,
+            io.durableagents.workflows.agent.rewoo.Placeholders::isWholePlaceholder));
+  }
 }

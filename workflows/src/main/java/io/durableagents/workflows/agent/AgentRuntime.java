@@ -71,9 +71,14 @@ public final class AgentRuntime {
    * outcome the agent can read, not a failed step.
    */
   public Promise<ToolOutcome> runTool(ToolCall call) {
+    return runTool(call, ToolCallOptions.summary(call.name()));
+  }
+
+  /** Starts an external tool call shown in the Temporal UI with {@code summary}. */
+  public Promise<ToolOutcome> runTool(ToolCall call, String summary) {
     toolCalls++;
     ToolActivities tools =
-        Workflow.newActivityStub(ToolActivities.class, ToolCallOptions.forTool(call.name()));
+        Workflow.newActivityStub(ToolActivities.class, ToolCallOptions.forTool(call.name(), summary));
     String key =
         Workflow.getInfo().getWorkflowId()
             + "/"

@@ -3,6 +3,8 @@ package io.durableagents.workflows.agent;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.agent.rewoo.ReWooStep;
+import io.durableagents.workflows.agent.rewoo.ReWooStepResult;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,13 +20,23 @@ import java.util.List;
  * @param ttl how many simulation steps the plan stays valid (1: this step only)
  * @param steps the planned tool calls (ReWOO), one per simulation step; empty for other strategies
  * @param nextStep the index in {@code steps} of the next step to run
+ * @param results what became of the steps that ran so far, one per step in plan order ({@code
+ *     results.get(i)} is step i's); a later step's placeholders are filled from them. A world action's
+ *     result has no output until its outcome comes back in the next observation
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record Plan(int step, String llmPlan, int ttl, List<ReWooStep> steps, int nextStep) {
+public record Plan(int step, String llmPlan, int ttl, List<ReWooStep> steps, int nextStep,
+    List<ReWooStepResult> results) {
 
   public Plan {
     steps = steps == null ? List.of() : List.copyOf(steps);
+    results = results == null ? List.of() : List.copyOf(results);
+  }
+
+  /** A plan with steps and no results yet. */
+  public Plan(int step, String llmPlan, int ttl, List<ReWooStep> steps, int nextStep) {
+    this(step, llmPlan, ttl, steps, nextStep, List.of());
   }
 
   /** A plan with no structured steps (CoT, ReAct). */
@@ -51,6 +63,20 @@ public record Plan(int step, String llmPlan, int ttl, List<ReWooStep> steps, int
 
   /** This plan with {@code nextStep} moved on by one. */
   public Plan advanced() {
-    return new Plan(step, llmPlan, ttl, steps, nextStep + 1);
+    return new Plan(step, llmPlan, ttl, steps, nextStep + 1, results);
+  }
+
+  /** This plan with {@code nextStep} moved on by one and that step's result recorded. */
+  public Plan advanced(ReWooStepResult result) {
+    List<ReWooStepResult> more = new ArrayList<>(results);
+    more.add(result);
+    return new Plan(step, llmPlan, ttl, steps, nextStep + 1, more);
+  }
+
+  /** This plan with the result of step {@code index} replaced (a world action's outcome, seen later). */
+  public Plan withResult(int index, ReWooStepResult result) {
+    List<ReWooStepResult> updated = new ArrayList<>(results);
+    updated.set(index, result);
+    return new Plan(step, llmPlan, ttl, steps, nextStep, updated);
   }
 }

@@ -20,7 +20,10 @@ import java.util.List;
  * @param purpose a short label of why the call is made ({@code cot-reasoning}, {@code cot-execution}),
  *     shown in history and metrics
  * @param responseFormat {@link ResponseFormat#JSON} asks the provider for a JSON answer where it has
- *     such a mode (OpenAI-compatible servers, Ollama); null or {@link ResponseFormat#TEXT}: plain text
+ *     such a mode (OpenAI-compatible servers, Ollama, models registered by name; not Anthropic, whose
+ *     client rejects schemaless JSON); null or {@link ResponseFormat#TEXT}: plain text. A JSON request
+ *     that offers tools with tool choice {@link ToolChoice#NONE} is a ReWOO planner call: the activity
+ *     returns the plan's steps as {@link LlmResponse#toolCalls()} checked against the tools' schemas
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

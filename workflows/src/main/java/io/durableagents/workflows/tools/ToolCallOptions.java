@@ -28,12 +28,20 @@ public final class ToolCallOptions {
 
   /** Options for a call to {@code tool}, summarised as {@code tool: <name>}. */
   public static ActivityOptions forTool(String tool) {
+    return forTool(tool, summary(tool));
+  }
+
+  /**
+   * Options for a call to {@code tool} with a summary of the caller's own, such as {@code tool:
+   * calculator (plan 1, level 2/3, E3)}. The summary names the call, never its arguments.
+   */
+  public static ActivityOptions forTool(String tool, String summary) {
     return ActivityOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS)
         .setStartToCloseTimeout(START_TO_CLOSE)
         .setHeartbeatTimeout(HEARTBEAT_TIMEOUT)
         .setRetryOptions(RETRY)
-        .setSummary(summary(tool))
+        .setSummary(summary)
         .build();
   }
 }

@@ -1,5 +1,8 @@
 package io.durableagents.workflows.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.Json;
+import io.durableagents.workflows.agent.rewoo.ReWooPlanValidator;
 import io.durableagents.workflows.llm.LlmActivities;
 import io.durableagents.workflows.llm.LlmRequest;
 import io.durableagents.workflows.llm.LlmResponse;
@@ -41,6 +44,32 @@ final class ScriptedLlm implements LlmActivities {
   /** The purposes of the requests so far, in order. */
   List<String> purposes() {
     return requests.stream().map(LlmRequest::purpose).toList();
+  }
+
+  /**
+   * A ReWOO planner's JSON answer, with its steps as the LLM activity returns them: one checked call
+   * per step, id = step id (all valid here: no schemas in this module). Text that is not a plan
+   * comes with no calls, as from the activity.
+   */
+  ScriptedLlm plan(String json) {
+    List<ToolCall> calls = new ArrayList<>();
+    try {
+      for (JsonNode step : ReWooPlanValidator.parseSteps(json)) {
+        calls.add(step.isObject()
+            ? ToolCall.of(step.path("id").asText(), step.path("tool").asText(),
+                step.has("args") ? step.get("args") : Json.object())
+            : new ToolCall(null, null, null, step.toString(), "not an object"));
+      }
+    } catch (IllegalArgumentException notAPlan) {
+      // no calls, as from the activity
+    }
+    return plan(json, calls.toArray(new ToolCall[0]));
+  }
+
+  /** A planner's answer with the checked steps given explicitly (e.g. one with a schema error). */
+  ScriptedLlm plan(String json, ToolCall... checkedSteps) {
+    answers.add(new LlmResponse("scripted", json, List.of(checkedSteps), new TokenUsage(20, 10), "STOP", 1));
+    return this;
   }
 
   @Override
