@@ -309,12 +309,21 @@ public final class RulesChatModel implements ChatModel {
     return null;
   }
 
-  /** The tools' answers so far: tool-result turns, and solver prompt lines such as {@code E1 = 391}. */
+  /** The tools' answers so far: tool-result turns, and a ReWOO solver's step results ({@code - p1-E1 calculator: 391}). */
   private static List<String> toolResults(List<ChatMessage> messages) {
     List<String> results = new ArrayList<>();
     for (ChatMessage m : messages) {
       if (m instanceof ToolExecutionResultMessage) {
         results.add(((ToolExecutionResultMessage) m).text());
+      } else if (m instanceof UserMessage && text(m).contains(ReWooPrompts.STEP_RESULTS_HEADER)) {
+        // A ReWOO solver's prompt: "- <id> <tool>: <output>" after the header.
+        String after = text(m).substring(text(m).indexOf(ReWooPrompts.STEP_RESULTS_HEADER));
+        for (String line : after.split("\n")) {
+          int colon = line.indexOf(": ");
+          if (line.startsWith("- ") && colon > 0 && !line.startsWith("- none (")) {
+            results.add(line.substring(colon + 2));
+          }
+        }
       }
     }
     return results;
