@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +65,15 @@ class EndToEndTest {
     service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
     client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+  }
+
+  @AfterEach
+  void stopWorkers() throws InterruptedException {
+    // a worker left polling would take the next test's tasks and write to the wrong journal
+    for (Process w : workers) {
+      w.destroyForcibly().waitFor();
+    }
+    workers.clear();
   }
 
   @AfterAll
@@ -135,10 +145,101 @@ class EndToEndTest {
     assertEquals(reference.llmCalls(), crashed.llmCalls());
 
     // second: no call that had completed ran again
-    Map<String, Integer> completedAttempt = completedActivities("e2e-crash");
+    int retriedInFlight = assertNoCompletedCallRanAgain("e2e-crash", crashJournal);
+    // the other commands, on the finished runs
+    String list = starter("list");
+    assertTrue(list.contains("e2e-ref") && list.contains("e2e-crash") && list.contains("completed"), list);
+    String describe = starter("describe", "e2e-crash");
+    assertTrue(describe.contains("Status:        completed") && describe.contains("Counts per step:"), describe);
+    assertTrue(describe.contains("Scenario=\"epstein\"") && describe.contains("SimStep=" + STEPS), describe);
+    String show = starter("show", "e2e-crash/agent-citizen-0/step-1");
+    assertTrue(show.contains("llm: rules (cot-reasoning, tool choice none)"), show);
+    assertTrue(show.contains("[rules] This answer comes from a rule-based policy, not an LLM."), show);
+    Path exported = dir.resolve("e2e-crash-history.json");
+    starter("history", "e2e-crash", "-o", exported.toAbsolutePath().toString());
+    WorkflowReplayer.replayWorkflowExecution(
+        WorkflowExecutionHistory.fromJson(Files.readString(exported), "e2e-crash"),
+        SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class);
+
+    System.out.printf("kill -9 at step %d of %d; %d retried because they were in flight%n",
+        stepAtKill, STEPS, retriedInFlight);
+  }
+
+  /**
+   * ReWOO with a plan TTL of 3: the worker is killed while agents are in the middle of their plans.
+   * The new worker continues every agent at its exact remaining planned step: the run makes the same
+   * plans, serves the same steps from them with no LLM call, and ends with the same counts as the
+   * undisturbed run; no completed call runs again. Then single tasks with every strategy, through
+   * {@code agent}.
+   */
+  @Test
+  void aWorkerKilledInTheMiddleOfTtlPlansResumesAtTheExactRemainingStep() throws Exception {
+    int steps = 12;
+    String[] run = {"simulate", "--strategy", "rewoo", "--ttl", "3", "--steps", Integer.toString(steps),
+        "--seed", "5"};
+    Path refJournal = dir.resolve("journal-ttl-ref.log");
+    Path crashJournal = dir.resolve("journal-ttl-crash.log");
+    Files.deleteIfExists(refJournal);
+    Files.deleteIfExists(crashJournal);
+
+    Process w0 = worker("worker-ttl-ref", refJournal);
+    String out = starter(concat(run, "--id", "e2e-ttl-ref"));
+    assertTrue(out.contains("agent steps served from a plan with no LLM call"), out);
+    w0.destroy();
+    assertTrue(w0.waitFor(30, TimeUnit.SECONDS));
+    SimulationResult reference = result("e2e-ttl-ref");
+    assertTrue(reference.planCounts().planStepsReused() > reference.planCounts().plansMade() / 2,
+        "a TTL of 3 serves many steps from plans: " + reference.planCounts());
+    assertTrue(reference.llmCalls() < reference.agentSteps(), "fewer LLM calls than agent steps");
+
+    Process w1 = worker("worker-ttl-1", crashJournal);
+    starter(concat(run, "--no-wait", "--id", "e2e-ttl-crash"));
+    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, "e2e-ttl-crash");
+    // step 5 is in the middle of the plans made at step 4 (or of re-plans since)
+    int stepAtKill = awaitStep(sim, 5);
+    long midPlan = sim.plans().stream().filter(p -> p.remainingPlannedSteps() > 0).count();
+    w1.destroyForcibly().waitFor();
+    assertTrue(stepAtKill < steps, "the kill must land mid-run, was at step " + stepAtKill);
+    assertTrue(midPlan > 0, "agents held unfinished plans at the kill");
+    worker("worker-ttl-2", crashJournal);
+    SimulationResult crashed = result("e2e-ttl-crash");
+
+    assertEquals(reference.perStep(), crashed.perStep());
+    assertEquals(reference.finalCounts(), crashed.finalCounts());
+    assertEquals(reference.llmCalls(), crashed.llmCalls());
+    assertEquals(reference.planCounts(), crashed.planCounts());
+    assertNoCompletedCallRanAgain("e2e-ttl-crash", crashJournal);
+
+    String plans = starter("plans", "e2e-ttl-crash", "--all");
+    assertTrue(plans.contains("citizen-0") && plans.contains("rewoo"), plans);
+    String describe = starter("describe", "e2e-ttl-crash");
+    assertTrue(describe.contains("steps reused (no LLM call)"), describe);
+    System.out.printf("kill -9 at step %d of %d with %d agents mid-plan; plans %s%n",
+        stepAtKill, steps, midPlan, crashed.planCounts());
+
+    for (String strategy : List.of("cot", "react", "rewoo")) {
+      String answer = starter("agent", "--no-worker", "--strategy", strategy, "--id", "e2e-agent-" + strategy,
+          "-p", "What is 17 * (23 + 4)?");
+      assertTrue(answer.contains("459") && answer.contains("Strategy " + strategy), answer);
+    }
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, all, head.length, tail.length);
+    return all;
+  }
+
+  /**
+   * Checks the execution journal of a run whose worker was killed against its histories: both workers
+   * ran activities, every execution belongs to a completed call, and no call ran again after the
+   * attempt that completed it. Returns how many calls were retried because they were in flight.
+   */
+  private static int assertNoCompletedCallRanAgain(String simulationId, Path journal) throws Exception {
+    Map<String, Integer> completedAttempt = completedActivities(simulationId);
     Map<String, List<Integer>> executed = new HashMap<>();
     Set<String> pids = new HashSet<>();
-    for (String line : Files.readAllLines(crashJournal)) {
+    for (String line : Files.readAllLines(journal)) {
       String[] f = line.split("\t");
       if (!f[1].equals("start")) {
         continue;
@@ -162,23 +263,9 @@ class EndToEndTest {
     }
     // only calls in flight at the kill were retried: at most one per agent (25)
     assertTrue(retriedInFlight <= 25, "retried " + retriedInFlight);
-    // the other commands, on the finished runs
-    String list = starter("list");
-    assertTrue(list.contains("e2e-ref") && list.contains("e2e-crash") && list.contains("completed"), list);
-    String describe = starter("describe", "e2e-crash");
-    assertTrue(describe.contains("Status:        completed") && describe.contains("Counts per step:"), describe);
-    assertTrue(describe.contains("Scenario=\"epstein\"") && describe.contains("SimStep=" + STEPS), describe);
-    String show = starter("show", "e2e-crash/agent-citizen-0/step-1");
-    assertTrue(show.contains("llm: rules (cot-reasoning, tool choice none)"), show);
-    assertTrue(show.contains("[rules] This answer comes from a rule-based policy, not an LLM."), show);
-    Path exported = dir.resolve("e2e-crash-history.json");
-    starter("history", "e2e-crash", "-o", exported.toAbsolutePath().toString());
-    WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(Files.readString(exported), "e2e-crash"),
-        SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class);
-
-    System.out.printf("kill -9 at step %d of %d; %d activities, %d retried because they were in flight%n",
-        stepAtKill, STEPS, completedAttempt.size(), retriedInFlight);
+    System.out.printf("%s: %d activities, %d retried because they were in flight%n",
+        simulationId, completedAttempt.size(), retriedInFlight);
+    return retriedInFlight;
   }
 
   private static SimulationResult result(String id) throws Exception {

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.task.AgentTaskInput;
+import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.task.AgentTaskWorkflow;
+import java.util.List;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
@@ -74,6 +80,76 @@ class MetricsEndpointTest {
       assertTrue(scrape.contains("temporal_"), "the SDK's own metrics");
       HttpResponse<String> health = get(metrics.port(), "/health");
       assertEquals(200, health.statusCode());
+    }
+  }
+
+  @Test
+  void planMetricsCountPlansMadeStepsReusedAndReplans() throws Exception {
+    try (MetricsServer metrics = new MetricsServer(0, () -> true)) {
+      DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().setMeterRegistry(metrics.registry()).build();
+      SimulationResult r;
+      try (TestWorkflowEnvironment env = TestWorkers.start(plugin,
+          TestEnvironmentOptions.newBuilder().setMetricsScope(metrics.scope()).build())) {
+        r = env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
+                WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).build())
+            .run(new SimulationInput("epstein", 4, 3, EpsteinParameters.DEFAULTS.withAgents(6, 2),
+                AgentOptions.newBuilder().setStrategy(Strategy.REWOO).setTtl(3).build(), null, null));
+      }
+      assertTrue(r.planCounts().plansMade() > 0 && r.planCounts().planStepsReused() > 0, r.planCounts().toString());
+
+      String scrape = "";
+      long deadline = System.nanoTime() + 15_000_000_000L;
+      while (value(scrape, "durable_agents_agent_steps_total\\{.*strategy=\"rewoo\".*\\}") < r.agentSteps()) {
+        if (System.nanoTime() > deadline) {
+          fail("agent steps never reached the endpoint:\n" + scrape);
+        }
+        Thread.sleep(200);
+        scrape = get(metrics.port(), "/metrics").body();
+      }
+      assertEquals(r.planCounts().plansMade(),
+          (long) value(scrape, "durable_agents_plans_made_total\\{.*strategy=\"rewoo\".*\\}"));
+      assertEquals(r.planCounts().planStepsReused(),
+          (long) value(scrape, "durable_agents_plan_steps_reused_total\\{.*strategy=\"rewoo\".*\\}"));
+      long replans = (long) value(scrape, "durable_agents_replans_total\\{.*strategy=\"rewoo\".*\\}");
+      assertEquals(r.planCounts().replans(), Math.max(0, replans));
+      assertEquals(r.llmCalls(), (long) value(scrape,
+          "durable_agents_llm_calls_total\\{model=\"rules\",outcome=\"ok\",strategy=\"rewoo\"\\}"));
+    }
+  }
+
+  @Test
+  void forcedFinishesAreCounted() throws Exception {
+    try (MetricsServer metrics = new MetricsServer(0, () -> true)) {
+      ScriptedChatModel model = new ScriptedChatModel();
+      // the same calculator call three times in a row: ReAct forces a finish
+      for (int i = 0; i < 3; i++) {
+        model.then(dev.langchain4j.data.message.AiMessage.from(
+            dev.langchain4j.agent.tool.ToolExecutionRequest.builder().id("c" + i).name("calculator")
+                .arguments("{\"expression\":\"1+1\"}").build()));
+      }
+      model.then(dev.langchain4j.data.message.AiMessage.from("2"));
+      DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().setMeterRegistry(metrics.registry())
+          .registerModel("scripted", model).build();
+      AgentTaskResult r;
+      try (TestWorkflowEnvironment env = TestWorkers.start(plugin,
+          TestEnvironmentOptions.newBuilder().setMetricsScope(metrics.scope()).build())) {
+        r = env.getWorkflowClient().newWorkflowStub(AgentTaskWorkflow.class,
+                WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).build())
+            .run(new AgentTaskInput("What is 1+1?", List.of("calculator"),
+                AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("scripted").build()));
+      }
+      assertTrue(r.forced(), String.valueOf(r.forcedFinish()));
+      String scrape = "";
+      long deadline = System.nanoTime() + 15_000_000_000L;
+      while (value(scrape, "durable_agents_forced_finishes_total\\{.*strategy=\"react\".*\\}") < 1) {
+        if (System.nanoTime() > deadline) {
+          fail("the forced finish never reached the endpoint:\n" + scrape);
+        }
+        Thread.sleep(200);
+        scrape = get(metrics.port(), "/metrics").body();
+      }
+      assertEquals(1, value(scrape, "durable_agents_forced_finishes_total\\{.*strategy=\"react\".*\\}"));
+      assertEquals(1, value(scrape, "durable_agents_agent_tasks_total\\{.*strategy=\"react\".*\\}"));
     }
   }
 }

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.simulation.AgentPlanStatus;
 import io.durableagents.workflows.simulation.SimulationFailureTypes;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationProgress;
@@ -144,5 +146,37 @@ class SimulationWorkflowTest {
         .filter(ev -> ev.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED).count();
     assertEquals(0, children);
     assertTrue(!(e.getCause() instanceof ChildWorkflowFailure));
+  }
+
+  @Test
+  void theTtlPlansOfEveryAgentAreQueryableAndCutLlmCalls() {
+    SimulationInput rewoo = new SimulationInput("epstein", 2, 4, EpsteinParameters.DEFAULTS.withAgents(6, 2),
+        AgentOptions.newBuilder().setStrategy(Strategy.REWOO).setTtl(3).build(), null, null);
+    SimulationResult r = run("sim-ttl", rewoo);
+    List<AgentPlanStatus> plans =
+        env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class, "sim-ttl").plans();
+    assertEquals(8, plans.size());
+    assertEquals("citizen-0", plans.get(0).agentId());
+    assertTrue(plans.stream().allMatch(p -> p.strategy().equals("rewoo")));
+    // plans made at step 1 or 2 with TTL 3 are still valid at step 3, with planned steps left
+    AgentPlanStatus holder = plans.stream().filter(p -> p.remainingPlannedSteps() > 0).findFirst()
+        .orElseThrow(() -> new AssertionError("nobody holds a plan: " + plans));
+    assertTrue(holder.validForSteps() >= 1 && holder.validForSteps() <= 2, holder.toString());
+    assertEquals(holder.plan().steps().get(holder.plan().nextStep()).tool(), holder.nextTool());
+    // step 1 plans (1 LLM call per agent), step 2 is served from those plans unless one was invalidated
+    assertEquals(8 + r.planCounts().replans(), r.llmCalls());
+    assertEquals(16 - 8 - r.planCounts().replans(), r.planCounts().planStepsReused());
+  }
+
+  @Test
+  void strategiesAreChosenPerRole() {
+    SimulationInput mixed = new SimulationInput("epstein", 1, 4, EpsteinParameters.DEFAULTS.withAgents(3, 1),
+        AgentOptions.defaults(),
+        java.util.Map.of("cop", AgentOptions.newBuilder().setStrategy(Strategy.REACT).build()), null);
+    SimulationResult r = run("sim-mixed", mixed);
+    // citizens: CoT, 2 calls each; the cop: ReAct, one turn that picks its world actions
+    assertEquals(3 * 2 + 1, r.llmCalls());
+    List<HistoryEvent> cop = env.getWorkflowClient().fetchHistory("sim-mixed/agent-cop-0/step-1").getEvents();
+    assertEquals(1, cop.stream().filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED).count());
   }
 }
