@@ -135,21 +135,8 @@ final class AgentCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--strategy: " + e.getMessage());
     }
-    ToolChoice choice;
-    try {
-      choice = ToolChoice.parse(toolChoice);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--tool-choice: " + e.getMessage());
-    }
-    String m = model != null && !model.isBlank() ? model : null;
-    if (m == null) {
-      String env = System.getenv(SimulationOptions.MODEL_VARIABLE);
-      m = env == null || env.isBlank() ? AgentOptions.DEFAULT_MODEL : env.trim();
-    }
-    if (!m.equals(AgentOptions.DEFAULT_MODEL) && !m.matches("(openai|anthropic|ollama):.+")) {
-      throw new IllegalArgumentException("--model '" + m
-          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>");
-    }
+    ToolChoice choice = SimulationOptions.checkedToolChoice(toolChoice);
+    String m = SimulationOptions.checkedModel(model);
     if (tools != null) {
       for (String t : tools) {
         if (!AgentTaskInput.DEFAULT_TOOLS.contains(t)) {

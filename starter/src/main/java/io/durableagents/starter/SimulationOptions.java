@@ -86,11 +86,39 @@ final class SimulationOptions {
 
   /** The model to use: the option, else the environment, else {@code rules}. */
   String resolvedModel() {
-    if (model != null && !model.isBlank()) {
-      return model;
+    return checkedModel(model);
+  }
+
+  /**
+   * The model to use, checked: {@code option} when set, else {@code $DURABLE_AGENTS_MODEL}, else
+   * {@code rules}.
+   *
+   * @throws IllegalArgumentException naming --model and the allowed forms
+   */
+  static String checkedModel(String option) {
+    String m = option;
+    if (m == null || m.isBlank()) {
+      String env = System.getenv(MODEL_VARIABLE);
+      m = env == null || env.isBlank() ? AgentOptions.DEFAULT_MODEL : env.trim();
     }
-    String env = System.getenv(MODEL_VARIABLE);
-    return env == null || env.isBlank() ? AgentOptions.DEFAULT_MODEL : env.trim();
+    if (!m.equals(AgentOptions.DEFAULT_MODEL) && !m.matches("(openai|anthropic|ollama):.+")) {
+      throw new IllegalArgumentException("--model '" + m
+          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>");
+    }
+    return m;
+  }
+
+  /**
+   * Parses --tool-choice.
+   *
+   * @throws IllegalArgumentException naming --tool-choice and the allowed values
+   */
+  static ToolChoice checkedToolChoice(String option) {
+    try {
+      return ToolChoice.parse(option);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--tool-choice: " + e.getMessage());
+    }
   }
 
   /**
@@ -123,17 +151,8 @@ final class SimulationOptions {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--strategy: " + e.getMessage());
     }
-    ToolChoice choice;
-    try {
-      choice = ToolChoice.parse(toolChoice);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--tool-choice: " + e.getMessage());
-    }
+    ToolChoice choice = checkedToolChoice(toolChoice);
     String m = resolvedModel();
-    if (!m.equals(AgentOptions.DEFAULT_MODEL) && !m.matches("(openai|anthropic|ollama):.+")) {
-      throw new IllegalArgumentException("--model '" + m
-          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>");
-    }
     List<String> selected = selectedTools;
     if (selected != null && selected.size() == 1 && selected.get(0).equals("-")) {
       selected = List.of();

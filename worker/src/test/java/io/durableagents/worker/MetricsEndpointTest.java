@@ -46,6 +46,23 @@ class MetricsEndpointTest {
     return found ? sum : -1;
   }
 
+  /**
+   * Scrapes until {@code metric} reaches {@code atLeast}: the SDK's scope reports to the registry
+   * every second.
+   */
+  private String awaitMetric(int port, String metric, double atLeast) throws Exception {
+    String scrape = "";
+    long deadline = System.nanoTime() + 15_000_000_000L;
+    while (value(scrape, metric) < atLeast) {
+      if (System.nanoTime() > deadline) {
+        fail(metric + " never reached " + atLeast + " at the endpoint:\n" + scrape);
+      }
+      Thread.sleep(200);
+      scrape = get(port, "/metrics").body();
+    }
+    return scrape;
+  }
+
   @Test
   void scrapeAfterARun() throws Exception {
     try (MetricsServer metrics = new MetricsServer(0, () -> true)) {
@@ -59,16 +76,7 @@ class MetricsEndpointTest {
       }
       assertEquals(16, r.llmCalls());
 
-      String scrape = "";
-      long deadline = System.nanoTime() + 15_000_000_000L;
-      // the SDK's scope reports to the registry every second: wait for the agent steps to arrive
-      while (value(scrape, "durable_agents_agent_steps_total\\{.*strategy=\"cot\".*\\}") < 8) {
-        if (System.nanoTime() > deadline) {
-          fail("agent steps never reached the endpoint:\n" + scrape);
-        }
-        Thread.sleep(200);
-        scrape = get(metrics.port(), "/metrics").body();
-      }
+      String scrape = awaitMetric(metrics.port(), "durable_agents_agent_steps_total\\{.*strategy=\"cot\".*\\}", 8);
       assertEquals(8, value(scrape, "durable_agents_agent_steps_total\\{.*strategy=\"cot\".*\\}"));
       assertEquals(16, value(scrape,
           "durable_agents_llm_calls_total\\{model=\"rules\",outcome=\"ok\",strategy=\"cot\"\\}"));
@@ -97,15 +105,8 @@ class MetricsEndpointTest {
       }
       assertTrue(r.planCounts().plansMade() > 0 && r.planCounts().planStepsReused() > 0, r.planCounts().toString());
 
-      String scrape = "";
-      long deadline = System.nanoTime() + 15_000_000_000L;
-      while (value(scrape, "durable_agents_agent_steps_total\\{.*strategy=\"rewoo\".*\\}") < r.agentSteps()) {
-        if (System.nanoTime() > deadline) {
-          fail("agent steps never reached the endpoint:\n" + scrape);
-        }
-        Thread.sleep(200);
-        scrape = get(metrics.port(), "/metrics").body();
-      }
+      String scrape = awaitMetric(metrics.port(),
+          "durable_agents_agent_steps_total\\{.*strategy=\"rewoo\".*\\}", r.agentSteps());
       assertEquals(r.planCounts().plansMade(),
           (long) value(scrape, "durable_agents_plans_made_total\\{.*strategy=\"rewoo\".*\\}"));
       assertEquals(r.planCounts().planStepsReused(),
@@ -139,15 +140,8 @@ class MetricsEndpointTest {
                 AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("scripted").build()));
       }
       assertTrue(r.forced(), String.valueOf(r.forcedFinish()));
-      String scrape = "";
-      long deadline = System.nanoTime() + 15_000_000_000L;
-      while (value(scrape, "durable_agents_forced_finishes_total\\{.*strategy=\"react\".*\\}") < 1) {
-        if (System.nanoTime() > deadline) {
-          fail("the forced finish never reached the endpoint:\n" + scrape);
-        }
-        Thread.sleep(200);
-        scrape = get(metrics.port(), "/metrics").body();
-      }
+      String scrape = awaitMetric(metrics.port(),
+          "durable_agents_forced_finishes_total\\{.*strategy=\"react\".*\\}", 1);
       assertEquals(1, value(scrape, "durable_agents_forced_finishes_total\\{.*strategy=\"react\".*\\}"));
       assertEquals(1, value(scrape, "durable_agents_agent_tasks_total\\{.*strategy=\"react\".*\\}"));
     }
