@@ -33,10 +33,27 @@ final class ChildProcesses {
    * going to {@code log}.
    */
   static Process start(String maxHeap, File log, Map<String, String> extraEnv, String... args) {
+    return start(javaBinary(), Runtime.version().feature(), maxHeap, log, extraEnv, args);
+  }
+
+  /**
+   * Starts {@code durable-agents <args>} with the java executable {@code java}, whose feature version is
+   * {@code javaFeature} (e.g. 25), with at most {@code maxHeap} of heap, its output going to {@code log}.
+   * Extra JVM options come from {@code DURABLE_AGENTS_CHILD_JVM_OPTIONS} (space separated), e.g. a JFR
+   * recording.
+   */
+  static Process start(String java, int javaFeature, String maxHeap, File log, Map<String, String> extraEnv,
+      String... args) {
     List<String> command = new ArrayList<>();
-    command.add(javaBinary());
+    command.add(java);
     command.add("-Xmx" + maxHeap);
-    if (Runtime.version().feature() >= 24) {
+    String extra = extraEnv.getOrDefault("DURABLE_AGENTS_CHILD_JVM_OPTIONS", "");
+    for (String option : extra.trim().split("\\s+")) {
+      if (!option.isEmpty()) {
+        command.add(option);
+      }
+    }
+    if (javaFeature >= 24) {
       // gRPC's shaded Netty still uses sun.misc.Unsafe; say so once here instead of warning each start
       command.add("--sun-misc-unsafe-memory-access=allow");
       command.add("--enable-native-access=ALL-UNNAMED");

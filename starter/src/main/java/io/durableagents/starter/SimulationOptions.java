@@ -101,9 +101,10 @@ final class SimulationOptions {
       String env = System.getenv(MODEL_VARIABLE);
       m = env == null || env.isBlank() ? AgentOptions.DEFAULT_MODEL : env.trim();
     }
-    if (!m.equals(AgentOptions.DEFAULT_MODEL) && !m.matches("(openai|anthropic|ollama):.+")) {
+    if (!m.matches("(rules|(openai|anthropic|ollama):.+)(\\+\\d{1,7}ms)?")) {
       throw new IllegalArgumentException("--model '" + m
-          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>");
+          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>"
+          + " (any of them + <n>ms adds n ms of latency per call, e.g. rules+100ms)");
     }
     return m;
   }

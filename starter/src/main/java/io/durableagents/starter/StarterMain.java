@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
       ShowCommand.class,
       PlansCommand.class,
       CodecServerCommand.class,
+      BenchmarkCommand.class,
       WorkerCommand.class,
       DevServerCommand.class,
       CommandLine.HelpCommand.class

@@ -4,6 +4,10 @@ import com.sun.net.httpserver.HttpServer;
 import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
 import com.uber.m3.util.Duration;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.temporal.common.reporter.MicrometerClientStatsReporter;
@@ -16,7 +20,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The worker's HTTP endpoint: Prometheus metrics at {@code /metrics} (the Temporal SDK's own metrics
- * through its Micrometer bridge) and {@code /health}, which answers 200 while the worker runs and 503
+ * through its Micrometer bridge, ours, and the JVM's heap, threads, GC and CPU) and {@code /health}, which answers 200 while the worker runs and 503
  * otherwise.
  */
 public final class MetricsServer implements AutoCloseable {
@@ -26,6 +30,11 @@ public final class MetricsServer implements AutoCloseable {
   private final HttpServer server;
 
   public MetricsServer(int port, BooleanSupplier healthy) {
+    // the JVM's own: heap, threads, GC and CPU, to size workers (jvm_*, process_*)
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
     scope = new RootScopeBuilder()
         .reporter(new MicrometerClientStatsReporter(registry))
         .reportEvery(Duration.ofSeconds(1));

@@ -27,6 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       tell Temporal how long to wait before the next attempt.
  * </ul>
  *
+ * <p>{@code <reference>+<n>ms} (e.g. {@code rules+100ms}) is the referenced model with {@code n} ms
+ * of added latency per call ({@link LatencyChatModel}), for benchmarks and rehearsals.
+ *
  * <p>A reference this worker cannot serve (unknown form, unregistered name, a provider whose key is
  * missing) is a non-retryable {@link ApplicationFailure} of type {@link
  * LlmFailureTypes#PROVIDER_NOT_CONFIGURED} that names what is missing.
@@ -71,6 +74,12 @@ public final class ChatModelProvider {
     ChatModel named = registered.get(reference);
     if (named != null) {
       return named;
+    }
+    java.util.regex.Matcher delayed = LatencyChatModel.match(reference);
+    if (delayed != null) {
+      ChatModel base = get(delayed.group(1));
+      return built.computeIfAbsent(reference.trim(), r -> new LatencyChatModel(base,
+          java.time.Duration.ofMillis(Long.parseLong(delayed.group(2)))));
     }
     ModelReference ref;
     try {

@@ -1,0 +1,724 @@
+package io.durableagents.starter;
+
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.agent.tool.ToolSpecifications;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ToolChoice;
+import io.durableagents.activities.llm.LatencyChatModel;
+import io.durableagents.activities.rules.RulesChatModel;
+import io.durableagents.activities.tools.EpsteinActions;
+import io.durableagents.activities.tools.ToolRegistry;
+import io.durableagents.worker.DurableAgentsPlugin;
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.AgentStepInput;
+import io.durableagents.workflows.agent.AgentStepWorkflow;
+import io.durableagents.workflows.agent.Observation;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.agent.cot.CotPrompts;
+import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
+import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
+import io.durableagents.workflows.task.AgentTaskInput;
+import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.task.AgentTaskWorkflow;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.worker.WorkerFactory;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The benchmark program: measures what durability costs and what parallelism and plan reuse save,
+ * with a latency-injected model ({@code rules+<n>ms}: the offline rules model's deterministic answers
+ * after a fixed delay), on the embedded Temporal in its own process, and prints Markdown tables.
+ * Every comparison is measured side by side in the same run.
+ *
+ * <pre>{@code
+ * java -jar starter/target/durable-agents.jar benchmark                 # everything (about 15 min)
+ * java -jar starter/target/durable-agents.jar benchmark --quick         # a smoke run (about 2 min)
+ * java -jar starter/target/durable-agents.jar benchmark --parts overhead,parallel
+ * }</pre>
+ */
+@Command(name = "benchmark",
+    description = "Measure durability overhead, parallel plan levels, scale, recovery, history size and "
+        + "cost per agent step, and print Markdown tables (see BENCHMARKS.md).")
+final class BenchmarkCommand implements Callable<Integer> {
+  static final List<String> PARTS =
+      List.of("overhead", "parallel", "scale", "recovery", "history", "cost");
+
+  @Option(names = "--parts", split = ",", description = "Which parts to run (default: all of "
+      + "overhead, parallel, scale, recovery, history, cost).")
+  List<String> parts = PARTS;
+
+  @Option(names = "--agents", split = ",", description = "Agent counts of the scale part (default: 50,200,500).")
+  List<Integer> agents = List.of(50, 200, 500);
+
+  @Option(names = "--latencies", split = ",",
+      description = "Model latencies of the scale part, in ms (default: 0,100,1000).")
+  List<Integer> latencies = List.of(0, 100, 1000);
+
+  @Option(names = "--steps", defaultValue = "10", description = "Simulation steps of the scale part (default: ${DEFAULT-VALUE}).")
+  int steps;
+
+  @Option(names = "--jvm", description = "Java executables to run the scale part's worker on (default: this "
+      + "JVM, and a JDK 21+ from /usr/lib/jvm if this one is older, so that virtual threads are measured too).")
+  List<String> jvms;
+
+  @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
+  boolean quick;
+
+  @Option(names = {"-o", "--out"}, description = "Also write the tables to this Markdown file.")
+  Path out;
+
+  private final Path logs = Path.of("runs", "benchmark");
+  private final StringBuilder report = new StringBuilder();
+  private int port;
+  private Process server;
+  private WorkflowServiceStubs service;
+  private WorkflowClient client;
+
+  @Override
+  public Integer call() throws Exception {
+    for (String p : parts) {
+      if (!PARTS.contains(p)) {
+        System.err.println("benchmark: --parts '" + p + "' is not one of: " + String.join(", ", PARTS));
+        return 2;
+      }
+    }
+    if (quick) {
+      agents = List.of(20, 50);
+      latencies = List.of(0, 100);
+      steps = 5;
+    }
+    Files.createDirectories(logs);
+    startServer();
+    try {
+      line("# Durable Agents benchmarks");
+      line("");
+      line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
+          + (Runtime.getRuntime().maxMemory() >> 20) + " MB max heap for the driver; driver JVM "
+          + System.getProperty("java.vm.name") + " " + Runtime.version() + "; embedded Temporal "
+          + "(Temporal's Java test server) in its own JVM.");
+      line("Command: `java -jar starter/target/durable-agents.jar benchmark"
+          + (quick ? " --quick" : "") + (parts.equals(PARTS) ? "" : " --parts " + String.join(",", parts))
+          + "`");
+      line("");
+      if (parts.contains("parallel")) {
+        parallel();
+      }
+      if (parts.contains("overhead")) {
+        overhead();
+      }
+      if (parts.contains("history") || parts.contains("cost")) {
+        historyAndCost();
+      }
+      if (parts.contains("scale")) {
+        scale();
+      }
+      if (parts.contains("recovery")) {
+        recovery();
+      }
+    } finally {
+      service.shutdownNow();
+      server.destroy();
+      server.waitFor(10, TimeUnit.SECONDS);
+    }
+    if (out != null) {
+      Files.writeString(out, report.toString());
+      System.out.println("Wrote " + out);
+    }
+    return 0;
+  }
+
+  // ------------------------------------------------------------------------------------ parts
+
+  /** 1. The same agent step (2 LLM calls of 50 ms) durable vs in-process. */
+  private void overhead() throws Exception {
+    long latency = 50;
+    int runs = quick ? 5 : 20;
+    Worker worker = Worker.start(this, "overhead", ChildProcesses.javaBinary(), Map.of());
+    try {
+      AgentStepInput input = overheadInput("rules+" + latency + "ms");
+      AgentStepWorkflow warm = client.newWorkflowStub(AgentStepWorkflow.class,
+          WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("bench-overhead-warm").build());
+      warm.step(input);
+      long[] durable = new long[runs];
+      for (int i = 0; i < runs; i++) {
+        AgentStepWorkflow step = client.newWorkflowStub(AgentStepWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS)
+                .setWorkflowId("bench-overhead-" + i + "-" + System.nanoTime()).build());
+        long t0 = System.nanoTime();
+        step.step(input);
+        durable[i] = System.nanoTime() - t0;
+      }
+      ChatModel model = new LatencyChatModel(new RulesChatModel(), Duration.ofMillis(latency));
+      inProcessStep(model, input);
+      long[] direct = new long[runs];
+      for (int i = 0; i < runs; i++) {
+        long t0 = System.nanoTime();
+        inProcessStep(model, input);
+        direct[i] = System.nanoTime() - t0;
+      }
+      double d = median(durable) / 1e6;
+      double p = median(direct) / 1e6;
+      line("## 1. Overhead of durability");
+      line("");
+      line("One CoT agent step: 2 LLM calls of L = " + latency + " ms (the `rules` model with added latency), "
+          + "median of " + runs + " sequential runs. Durable: an `AgentStep` workflow on the embedded "
+          + "Temporal, each call an activity (worker in its own JVM). In-process: the same 2 calls through "
+          + "LangChain4j's `ChatModel`, no Temporal.");
+      line("");
+      line("| | wall time per step (ms) | per LLM call (ms) |");
+      line("| --- | ---: | ---: |");
+      line(String.format(Locale.ROOT, "| durable (Temporal) | %.1f | %.1f |", d, d / 2));
+      line(String.format(Locale.ROOT, "| in-process (LangChain4j) | %.1f | %.1f |", p, p / 2));
+      line(String.format(Locale.ROOT, "| **ratio durable / in-process** | **%.2f** | overhead **%.1f ms** per call |",
+          d / p, (d - p) / 2));
+      line("");
+    } finally {
+      worker.stop();
+    }
+  }
+
+  /** An Epstein citizen's CoT step, the same every time. */
+  private static AgentStepInput overheadInput(String model) {
+    EpsteinWorld world = EpsteinWorld.create(EpsteinParameters.DEFAULTS, new SeededRandom(1));
+    return new AgentStepInput("bench-overhead", EpsteinScenario.NAME, "citizen-2", EpsteinScenario.CITIZEN,
+        world.observe("citizen-2", 1), null, EpsteinScenario.CITIZEN_TOOLS, EpsteinScenario.WORLD_ACTIONS,
+        AgentOptions.newBuilder().setModel(model).build());
+  }
+
+  /** The two calls of that CoT step, made directly: the reasoning pass, then the execution pass. */
+  private static void inProcessStep(ChatModel model, AgentStepInput in) {
+    List<ToolSpecification> tools = ToolSpecifications.toolSpecificationsFrom(new EpsteinActions()).stream()
+        .filter(t -> in.tools().contains(t.name())).toList();
+    Observation o = in.observation();
+    EpsteinScenario prompts = new EpsteinScenario();
+    AiMessage plan = model.chat(ChatRequest.builder()
+        .messages(SystemMessage.from(CotPrompts.reasoningSystem(prompts.roleDescription(in.role()), o, null,
+            in.tools())), UserMessage.from(prompts.stepPrompt(in.role())))
+        .toolSpecifications(tools).toolChoice(ToolChoice.NONE).build()).aiMessage();
+    model.chat(ChatRequest.builder()
+        .messages(SystemMessage.from(CotPrompts.executionSystem()),
+            UserMessage.from(CotPrompts.executionUser(plan.text())))
+        .toolSpecifications(tools).toolChoice(ToolChoice.AUTO).build());
+  }
+
+  /** 2. A task of 8 independent 200 ms look-ups: ReWOO vs ReAct. */
+  private void parallel() throws Exception {
+    long toolMillis = 200;
+    long latency = 50;
+    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
+        .setTools(ToolRegistry.newBuilder().addExternalTools(new BenchmarkModels.SlowLookupTool(toolMillis))
+            .addControlTools(new io.durableagents.activities.tools.FinishTool()).build())
+        .registerModel("lookup-task", new LatencyChatModel(new BenchmarkModels.LookupTaskModel(),
+            Duration.ofMillis(latency)))
+        .setStickyExecution(false)
+        .build();
+    WorkflowClient pluggedClient = WorkflowClient.newInstance(service,
+        WorkflowClientOptions.newBuilder().setPlugins(plugin).build());
+    WorkerFactory factory = WorkerFactory.newInstance(pluggedClient);
+    factory.start();
+    try {
+      line("## 2. Parallel plan levels");
+      line("");
+      line("A task of " + BenchmarkModels.KEYS + " independent look-ups, each tool call taking " + toolMillis
+          + " ms, each LLM call " + latency + " ms (a deterministic scripted model). ReWOO plans all "
+          + "look-ups at once and runs them as one level of parallel activities; ReAct looks up one key "
+          + "per turn, as the classic loop does. Worker in the driver's JVM.");
+      line("");
+      line("| strategy | wall time (ms) | LLM calls | tool calls |");
+      line("| --- | ---: | ---: | ---: |");
+      Map<Strategy, Long> wall = new LinkedHashMap<>();
+      for (Strategy s : List.of(Strategy.REWOO, Strategy.REACT)) {
+        runTask(pluggedClient, s, "warm");
+        long t0 = System.nanoTime();
+        AgentTaskResult r = runTask(pluggedClient, s, "run");
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        wall.put(s, ms);
+        line(String.format(Locale.ROOT, "| %s | %d | %d | %d |", s.label(), ms, r.llmCalls(), r.toolCalls()));
+      }
+      line(String.format(Locale.ROOT, "| **ratio react / rewoo** | **%.2f** | | |",
+          (double) wall.get(Strategy.REACT) / wall.get(Strategy.REWOO)));
+      line("");
+    } finally {
+      factory.shutdown();
+      factory.awaitTermination(20, TimeUnit.SECONDS);
+    }
+  }
+
+  private static AgentTaskResult runTask(WorkflowClient client, Strategy s, String tag) {
+    return client.newWorkflowStub(AgentTaskWorkflow.class, WorkflowOptions.newBuilder()
+            .setTaskQueue(TaskQueues.AGENTS).setWorkflowId("bench-parallel-" + s.label() + "-" + tag + "-"
+                + System.nanoTime()).build())
+        .run(new AgentTaskInput("Look up the values of keys k1 to k8.", List.of(BenchmarkModels.LOOKUP),
+            AgentOptions.newBuilder().setStrategy(s).setModel("lookup-task").setMaxIterations(12).build()));
+  }
+
+  /** 3. Simulations of growing size at growing latency, on each JVM. */
+  private void scale() throws Exception {
+    line("## 3. Scale");
+    line("");
+    line("Epstein simulations with CoT (2 sequential LLM calls per agent step), " + steps + " steps, one worker "
+        + "in its own JVM, `--max-concurrent-agents` = the agent count. Critical path = steps x 2 x L. "
+        + "Heap and threads are the worker's maxima, sampled from its metrics endpoint every 250 ms.");
+    line("");
+    line("| worker JVM | agents | L (ms) | wall (s) | agent steps/s | critical path (s) | wall / critical path "
+        + "| LLM calls | max heap (MB) | max threads |");
+    line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (String java : jvmsToMeasure()) {
+      Worker worker = Worker.start(this, "scale-" + javaLabel(java).replaceAll("[^A-Za-z0-9]", ""), java, Map.of());
+      try {
+        runSimulation(simulationInput(20, 3, 0, Strategy.COT, 1), "bench-scale-warm-" + System.nanoTime());
+        for (int latency : latencies) {
+          for (int n : agents) {
+            worker.resetSamples();
+            String id = "bench-scale-" + n + "-" + latency + "-" + System.nanoTime();
+            long t0 = System.nanoTime();
+            SimulationResult r = runSimulation(simulationInput(n, steps, latency, Strategy.COT, 1), id);
+            double wall = (System.nanoTime() - t0) / 1e9;
+            double critical = steps * 2 * latency / 1000.0;
+            line(String.format(Locale.ROOT, "| %s | %d | %d | %.1f | %.0f | %s | %s | %d | %d | %d |",
+                worker.label, n, latency, wall, r.agentSteps() / wall,
+                latency == 0 ? "0" : String.format(Locale.ROOT, "%.1f", critical),
+                latency == 0 ? "-" : String.format(Locale.ROOT, "**%.2f**", wall / critical),
+                r.llmCalls(), worker.maxHeapMb(), worker.maxThreads()));
+          }
+        }
+      } finally {
+        worker.stop();
+      }
+    }
+    line("");
+  }
+
+  /** 4. Kill -9 of the worker at a random point of a 200-agent run. */
+  private void recovery() throws Exception {
+    int n = quick ? 50 : 200;
+    int latency = 100;
+    long seed = System.nanoTime() % 1000;
+    Random random = new Random(seed);
+    int killAtStep = 2 + random.nextInt(Math.max(1, steps / 2));
+    Path journal = logs.resolve("journal-recovery.log");
+    Files.deleteIfExists(journal);
+    Map<String, String> env = Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
+    Worker first = Worker.start(this, "recovery-1", ChildProcesses.javaBinary(), env);
+    String id = "bench-recovery-" + System.nanoTime();
+    SimulationInput input = simulationInput(n, steps, latency, Strategy.COT, 1);
+    io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
+        .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
+    stub.start(input);
+    SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, id);
+    while (true) {
+      try {
+        if (typed.progress().step() >= killAtStep - 1) {
+          break;
+        }
+      } catch (RuntimeException notYet) {
+        // not started on the worker yet
+      }
+      Thread.sleep(50);
+    }
+    // land in the middle of step killAtStep, a random fraction of a step's critical path in
+    Thread.sleep((long) (random.nextDouble() * 2 * latency));
+    long killedAt = System.currentTimeMillis();
+    first.kill();
+    Worker second = Worker.start(this, "recovery-2", ChildProcesses.javaBinary(), env);
+    long readyAt = System.currentTimeMillis();
+    SimulationResult r = stub.getResult(10, TimeUnit.MINUTES, SimulationResult.class);
+    second.stop();
+
+    long firstDoneAfter = Long.MAX_VALUE;
+    Map<String, List<Integer>> executed = new HashMap<>();
+    Set<String> pids = new TreeSet<>();
+    for (String l : Files.readAllLines(journal)) {
+      String[] f = l.split("\t");
+      pids.add(f[6]);
+      if (f[1].equals("start")) {
+        executed.computeIfAbsent(f[2] + "|" + f[3], k -> new ArrayList<>()).add(Integer.parseInt(f[4]));
+      }
+      if (f[1].equals("done") && f[6].equals(Long.toString(second.pid()))) {
+        firstDoneAfter = Math.min(firstDoneAfter, Long.parseLong(f[0]));
+      }
+    }
+    Map<String, Integer> completed = completedActivities(id);
+    int ranAgainAfterCompletion = 0;
+    int retriedInFlight = 0;
+    int llmRanTwice = 0;
+    for (Map.Entry<String, Integer> e : completed.entrySet()) {
+      List<Integer> attempts = executed.getOrDefault(e.getKey(), List.of());
+      for (int a : attempts) {
+        if (a > e.getValue()) {
+          ranAgainAfterCompletion++;
+        }
+      }
+      if (new HashSet<>(attempts).size() != attempts.size()) {
+        ranAgainAfterCompletion++;
+      }
+      if (e.getValue() > 1) {
+        retriedInFlight++;
+      }
+    }
+    for (Map.Entry<String, List<Integer>> e : executed.entrySet()) {
+      Integer done = completed.get(e.getKey());
+      if (done != null && e.getValue().stream().filter(a -> a <= done).count() > 1) {
+        llmRanTwice++;
+      }
+    }
+    line("## 4. Recovery");
+    line("");
+    line("A " + n + "-agent CoT run (L = " + latency + " ms, " + steps + " steps); its worker is killed with "
+        + "kill -9 in step " + killAtStep + " (seed " + seed + ") and a new worker started at once.");
+    line("");
+    line("| measure | value |");
+    line("| --- | ---: |");
+    line("| kill -9 to the new worker polling (ms) | " + (readyAt - killedAt) + " |");
+    line("| kill -9 to the first activity completed by the new worker (ms) | "
+        + (firstDoneAfter == Long.MAX_VALUE ? "n/a" : Long.toString(firstDoneAfter - killedAt)) + " |");
+    line("| activities completed in the run | " + completed.size() + " |");
+    line("| completed calls executed again | **" + (ranAgainAfterCompletion + llmRanTwice) + "** |");
+    line("| calls in flight at the kill, retried (at-least-once) | " + retriedInFlight + " |");
+    line("| agent steps, LLM calls | " + r.agentSteps() + ", " + r.llmCalls() + " |");
+    line("");
+  }
+
+  /** 5 and 6. Events and bytes per agent step, and LLM calls and tokens per agent step, per strategy. */
+  private void historyAndCost() throws Exception {
+    int n = quick ? 20 : 50;
+    int simSteps = quick ? 5 : 10;
+    Worker worker = Worker.start(this, "history", ChildProcesses.javaBinary(), Map.of());
+    List<String[]> variants = List.of(new String[] {"cot", "1"}, new String[] {"react", "1"},
+        new String[] {"rewoo", "1"}, new String[] {"rewoo", "3"}, new String[] {"rewoo", "5"});
+    List<String> historyRows = new ArrayList<>();
+    List<String> costRows = new ArrayList<>();
+    try {
+      for (String[] v : variants) {
+        Strategy s = Strategy.parse(v[0]);
+        int ttl = Integer.parseInt(v[1]);
+        String id = "bench-history-" + v[0] + "-" + ttl + "-" + System.nanoTime();
+        SimulationResult r = runSimulation(simulationInput(n, simSteps, 0, s, ttl), id);
+        WorkflowExecutionHistory sim = client.fetchHistory(id);
+        long simEvents = sim.getEvents().size();
+        long simBytes = sim.getHistory().getSerializedSize();
+        long stepEvents = 0;
+        long stepBytes = 0;
+        long children = 0;
+        for (HistoryEvent e : sim.getEvents()) {
+          if (e.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
+            WorkflowExecutionHistory child = client.fetchHistory(
+                e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId());
+            stepEvents += child.getEvents().size();
+            stepBytes += child.getHistory().getSerializedSize();
+            children++;
+          }
+        }
+        String label = s.label() + (s == Strategy.REWOO ? " TTL " + ttl : "");
+        double eventsPerSimStep = (double) simEvents / simSteps;
+        double bytesPerSimStep = (double) simBytes / simSteps;
+        long maxSteps = (long) Math.min(5_000 / eventsPerSimStep, 5_000_000 / bytesPerSimStep);
+        historyRows.add(String.format(Locale.ROOT, "| %s | %.1f | %.0f | %.1f | %.0f | %d |", label,
+            (double) stepEvents / children, (double) stepBytes / children,
+            eventsPerSimStep / n, bytesPerSimStep / n, maxSteps));
+        costRows.add(String.format(Locale.ROOT, "| %s | %.2f | %.0f | %.0f | %d / %d / %d |", label,
+            (double) r.llmCalls() / r.agentSteps(), (double) r.usage().input() / r.agentSteps(),
+            (double) r.usage().output() / r.agentSteps(), r.planCounts().plansMade(),
+            r.planCounts().planStepsReused(), r.planCounts().replans()));
+      }
+    } finally {
+      worker.stop();
+    }
+    if (parts.contains("history")) {
+      line("## 5. History size");
+      line("");
+      line("Epstein, " + n + " agents x " + simSteps + " steps, `rules` model. An agent step is its own "
+          + "workflow (`AgentStep`); the simulation's own history grows by the columns 'per agent in the "
+          + "simulation' for every agent and step. Temporal's limits per workflow run: 50,000 events, 50 MB; "
+          + "the last column is the longest run of " + n + " agents whose simulation history stays under 10% "
+          + "of both (5,000 events, 5 MB).");
+      line("");
+      line("| strategy | events per agent step | bytes per agent step | simulation events per agent-step "
+          + "| simulation bytes per agent-step | longest run under 10% (steps, " + n + " agents) |");
+      line("| --- | ---: | ---: | ---: | ---: | ---: |");
+      historyRows.forEach(this::line);
+      line("");
+    }
+    if (parts.contains("cost")) {
+      line("## 6. Cost per agent step");
+      line("");
+      line("The same runs: LLM calls and tokens per simulated agent step (the `rules` model's token counts are "
+          + "estimates, four characters a token), and plans made / agent steps served from a plan / re-plans.");
+      line("");
+      line("| strategy | LLM calls per agent step | input tokens per agent step | output tokens per agent step "
+          + "| plans made / steps reused / re-plans |");
+      line("| --- | ---: | ---: | ---: | ---: |");
+      costRows.forEach(this::line);
+      line("");
+    }
+  }
+
+  // ---------------------------------------------------------------------------- infrastructure
+
+  private SimulationInput simulationInput(int n, int simSteps, int latencyMs, Strategy s, int ttl) {
+    int side = Math.max(10, (int) Math.ceil(Math.sqrt(2.0 * n)));
+    int cops = Math.max(1, n / 5);
+    EpsteinParameters p = new EpsteinParameters(side, side, n - cops, cops, 5, 0.5, 0.1, 2.3, 30);
+    String model = latencyMs == 0 ? "rules" : "rules+" + latencyMs + "ms";
+    return new SimulationInput("epstein", simSteps, 42, p,
+        AgentOptions.newBuilder().setStrategy(s).setModel(model).setTtl(ttl).build(), null, n);
+  }
+
+  private SimulationResult runSimulation(SimulationInput input, String id) {
+    return client.newWorkflowStub(SimulationWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build()).run(input);
+  }
+
+  private void startServer() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    server = ChildProcesses.start("2g", logs.resolve("dev-server.log").toFile(), Map.of(),
+        "dev-server", "--port", Integer.toString(port));
+    if (!ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000)) {
+      throw new IllegalStateException("the embedded Temporal did not start; see " + logs.resolve("dev-server.log"));
+    }
+    service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+  }
+
+  private List<String> jvmsToMeasure() throws IOException {
+    if (jvms != null && !jvms.isEmpty()) {
+      return jvms;
+    }
+    List<String> result = new ArrayList<>(List.of(ChildProcesses.javaBinary()));
+    if (Runtime.version().feature() < 21) {
+      Path lib = Path.of("/usr/lib/jvm");
+      if (Files.isDirectory(lib)) {
+        try (Stream<Path> dirs = Files.list(lib)) {
+          dirs.map(d -> d.resolve("bin").resolve("java")).filter(Files::isExecutable)
+              .filter(j -> javaFeature(j.toString()) >= 21).sorted().findFirst()
+              .ifPresent(j -> result.add(j.toString()));
+        }
+      }
+    }
+    return result;
+  }
+
+  /** The feature version of a java executable, from {@code java -version}; 0 when unknown. */
+  static int javaFeature(String java) {
+    try {
+      Process p = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
+      String text = new String(p.getInputStream().readAllBytes());
+      p.waitFor(10, TimeUnit.SECONDS);
+      Matcher m = Pattern.compile("version \"(\\d+)").matcher(text);
+      return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    } catch (IOException | InterruptedException e) {
+      return 0;
+    }
+  }
+
+  private static String javaLabel(String java) {
+    int feature = javaFeature(java);
+    return "JDK " + feature + (feature >= 21 ? ", virtual threads" : "");
+  }
+
+  private static double median(long[] values) {
+    long[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+
+  private void line(String text) {
+    System.out.println(text);
+    System.out.flush();
+    report.append(text).append('\n');
+  }
+
+  /** workflow id|activity id -> the attempt that completed, for a simulation and all its agent steps. */
+  private Map<String, Integer> completedActivities(String simulationId) {
+    Map<String, Integer> completed = new HashMap<>();
+    Set<String> workflows = new TreeSet<>();
+    workflows.add(simulationId);
+    for (HistoryEvent e : client.fetchHistory(simulationId).getEvents()) {
+      if (e.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
+        workflows.add(e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId());
+      }
+    }
+    for (String wf : workflows) {
+      Map<Long, String> scheduled = new HashMap<>();
+      Map<Long, Integer> startedAttempt = new HashMap<>();
+      for (HistoryEvent e : client.fetchHistory(wf).getEvents()) {
+        switch (e.getEventType()) {
+          case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+            scheduled.put(e.getEventId(), e.getActivityTaskScheduledEventAttributes().getActivityId());
+            break;
+          case EVENT_TYPE_ACTIVITY_TASK_STARTED:
+            startedAttempt.put(e.getEventId(), e.getActivityTaskStartedEventAttributes().getAttempt());
+            break;
+          case EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+            var a = e.getActivityTaskCompletedEventAttributes();
+            completed.put(wf + "|" + scheduled.get(a.getScheduledEventId()),
+                startedAttempt.get(a.getStartedEventId()));
+            break;
+          default:
+        }
+      }
+    }
+    return completed;
+  }
+
+  /** A worker in its own JVM, with its metrics endpoint sampled for heap and threads. */
+  private static final class Worker {
+    private final Process process;
+    private final int metricsPort;
+    private final String label;
+    private final Thread sampler;
+    private volatile boolean sampling = true;
+    private volatile double maxHeap;
+    private volatile double maxThreads;
+
+    private Worker(Process process, int metricsPort, String label) {
+      this.process = process;
+      this.metricsPort = metricsPort;
+      this.label = label;
+      this.sampler = new Thread(this::sample, "benchmark-sampler");
+      sampler.setDaemon(true);
+    }
+
+    static Worker start(BenchmarkCommand bench, String name, String java, Map<String, String> extraEnv)
+        throws Exception {
+      int metricsPort;
+      try (ServerSocket s = new ServerSocket(0)) {
+        metricsPort = s.getLocalPort();
+      }
+      Map<String, String> env = new HashMap<>(extraEnv);
+      env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + bench.port);
+      env.put("DURABLE_AGENTS_METRICS_PORT", Integer.toString(metricsPort));
+      File log = bench.logs.resolve("worker-" + name + ".log").toFile();
+      Process p = ChildProcesses.start(java, javaFeature(java), "1g", log, env, "worker");
+      Worker w = new Worker(p, metricsPort, javaLabel(java));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!w.healthy()) {
+        if (!p.isAlive() || System.nanoTime() > deadline) {
+          throw new IllegalStateException("the worker did not start; see " + log);
+        }
+        Thread.sleep(100);
+      }
+      w.sampler.start();
+      return w;
+    }
+
+    private boolean healthy() {
+      try {
+        return get("/health").statusCode() == 200;
+      } catch (IOException | InterruptedException e) {
+        return false;
+      }
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+      return HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
+              .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private void sample() {
+      Pattern heap = Pattern.compile("^jvm_memory_used_bytes\\{[^}]*area=\"heap\"[^}]*\\} ([0-9.eE+-]+)$",
+          Pattern.MULTILINE);
+      Pattern threads = Pattern.compile("^jvm_threads_live_threads(?:\\{[^}]*\\})? ([0-9.eE+-]+)$",
+          Pattern.MULTILINE);
+      while (sampling) {
+        try {
+          String body = get("/metrics").body();
+          double h = 0;
+          Matcher m = heap.matcher(body);
+          while (m.find()) {
+            h += Double.parseDouble(m.group(1));
+          }
+          maxHeap = Math.max(maxHeap, h);
+          Matcher t = threads.matcher(body);
+          if (t.find()) {
+            maxThreads = Math.max(maxThreads, Double.parseDouble(t.group(1)));
+          }
+          Thread.sleep(250);
+        } catch (IOException | RuntimeException e) {
+          // the worker is busy or gone: try again
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+
+    long pid() {
+      return process.pid();
+    }
+
+    void resetSamples() {
+      maxHeap = 0;
+      maxThreads = 0;
+    }
+
+    long maxHeapMb() {
+      return Math.round(maxHeap / (1 << 20));
+    }
+
+    long maxThreads() {
+      return Math.round(maxThreads);
+    }
+
+    void kill() throws InterruptedException {
+      sampling = false;
+      process.destroyForcibly().waitFor();
+    }
+
+    void stop() throws InterruptedException {
+      sampling = false;
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    }
+  }
+}
