@@ -15,6 +15,9 @@ import java.util.Map;
  * worker never kills the server, and everything talks over gRPC as it would to a real cluster.
  */
 final class ChildProcesses {
+  /** Extra JVM options of child JVMs, space separated (e.g. a JFR recording). */
+  static final String CHILD_JVM_OPTIONS = "DURABLE_AGENTS_CHILD_JVM_OPTIONS";
+
   private ChildProcesses() {}
 
   /** The classpath of this JVM (the shaded jar, or Maven's test classpath under Surefire). */
@@ -39,18 +42,21 @@ final class ChildProcesses {
   /**
    * Starts {@code durable-agents <args>} with the java executable {@code java}, whose feature version is
    * {@code javaFeature} (e.g. 25), with at most {@code maxHeap} of heap, its output going to {@code log}.
-   * Extra JVM options come from {@code DURABLE_AGENTS_CHILD_JVM_OPTIONS} (space separated), e.g. a JFR
-   * recording.
+   * Extra JVM options come from {@code DURABLE_AGENTS_CHILD_JVM_OPTIONS} (space separated; {@code {child}}
+   * becomes the command and a unique number), e.g. {@code
+   * -XX:StartFlightRecording=filename=runs/{child}.jfr} to profile every child with JFR.
    */
   static Process start(String java, int javaFeature, String maxHeap, File log, Map<String, String> extraEnv,
       String... args) {
     List<String> command = new ArrayList<>();
     command.add(java);
     command.add("-Xmx" + maxHeap);
-    String extra = extraEnv.getOrDefault("DURABLE_AGENTS_CHILD_JVM_OPTIONS", "");
+    String extra = extraEnv.getOrDefault(CHILD_JVM_OPTIONS,
+        System.getenv().getOrDefault(CHILD_JVM_OPTIONS, ""));
     for (String option : extra.trim().split("\\s+")) {
       if (!option.isEmpty()) {
-        command.add(option);
+        // {child} names the child in file names: -XX:StartFlightRecording=filename={child}.jfr
+        command.add(option.replace("{child}", (args.length > 0 ? args[0] : "child") + "-" + System.nanoTime()));
       }
     }
     if (javaFeature >= 24) {
