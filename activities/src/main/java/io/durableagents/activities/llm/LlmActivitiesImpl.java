@@ -132,7 +132,10 @@ public final class LlmActivitiesImpl implements LlmActivities {
     List<ChatMessage> messages;
     try {
       specs = tools.specifications(request.tools());
-      messages = toMessages(request.messages());
+      // Anthropic rejects tool_use/tool_result blocks in a request that defines no tools (ReAct's
+      // forced finish, CoT's answer call, a solver): there the tool turns go as plain text.
+      messages = toMessages(request.messages(),
+          specs.isEmpty() && model.provider() == ModelProvider.ANTHROPIC);
     } catch (IllegalArgumentException e) {
       // The workflow asked for something this worker can never send: retrying cannot help.
       throw ApplicationFailure.newNonRetryableFailure(
@@ -453,10 +456,33 @@ public final class LlmActivitiesImpl implements LlmActivities {
 
   /** Our history records as LangChain4j messages. */
   static List<ChatMessage> toMessages(List<ChatTurn> turns) {
+    return toMessages(turns, false);
+  }
+
+  /**
+   * Our history records as LangChain4j messages; with {@code toolTurnsAsText}, tool calls and their
+   * results become plain assistant and user text, for providers that refuse tool turns in a request
+   * without tools.
+   */
+  static List<ChatMessage> toMessages(List<ChatTurn> turns, boolean toolTurnsAsText) {
     List<ChatMessage> messages = new ArrayList<>();
     for (ChatTurn t : turns) {
       if (t == null || t.role() == null) {
         throw new IllegalArgumentException("a conversation turn has no role");
+      }
+      if (toolTurnsAsText && t.role() == ChatTurn.Role.ASSISTANT && !t.toolCalls().isEmpty()) {
+        StringBuilder text = new StringBuilder(t.text() == null ? "" : t.text());
+        for (ToolCall c : t.toolCalls()) {
+          text.append(text.length() == 0 ? "" : "\n").append("Called ").append(c.name()).append('(')
+              .append(c.argumentsText()).append(") [").append(c.id()).append(']');
+        }
+        messages.add(AiMessage.from(text.toString()));
+        continue;
+      }
+      if (toolTurnsAsText && t.role() == ChatTurn.Role.TOOL) {
+        messages.add(UserMessage.from("Result of " + t.toolName() + " [" + t.toolCallId() + "]: "
+            + (t.text() == null ? "" : t.text())));
+        continue;
       }
       switch (t.role()) {
         case SYSTEM:

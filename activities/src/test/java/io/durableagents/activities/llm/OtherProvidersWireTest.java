@@ -127,6 +127,24 @@ class OtherProvidersWireTest {
   }
 
   @Test
+  void anthropicGetsEarlierToolTurnsAsTextWhenTheCallOffersNoTools() throws Exception {
+    server.stubFor(post(urlEqualTo("/v1/messages")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json")
+        .withBody("{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\","
+            + "\"content\":[{\"type\":\"text\",\"text\":\"391\"}],\"stop_reason\":\"end_turn\","
+            + "\"usage\":{\"input_tokens\":12,\"output_tokens\":3}}")));
+    io.durableagents.workflows.llm.ToolCall call = io.durableagents.workflows.llm.ToolCall.of("toolu_1", "calculator",
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"expression\":\"17*23\"}"));
+    activities.chat(new LlmRequest("anthropic:claude-test", List.of(ChatTurn.user("What is 17*23?"),
+        ChatTurn.assistant(null, List.of(call)), ChatTurn.toolResult(call, "391"),
+        ChatTurn.user("Answer now.")), List.of(), ToolChoice.NONE, null, "react-final"));
+    String body = lastBody().toString();
+    assertTrue(!body.contains("tool_use") && !body.contains("tool_result"), body);
+    assertTrue(body.contains("Called calculator({\\\"expression\\\":\\\"17*23\\\"}) [toolu_1]"), body);
+    assertTrue(body.contains("Result of calculator [toolu_1]: 391"), body);
+  }
+
+  @Test
   void ollamaGetsJsonFormatForAPlanner() throws Exception {
     server.stubFor(post(urlEqualTo("/api/chat")).willReturn(aResponse()
         .withHeader("Content-Type", "application/json").withBody(OLLAMA_TEXT)));
