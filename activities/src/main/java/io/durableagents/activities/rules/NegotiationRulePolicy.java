@@ -74,8 +74,8 @@ public final class NegotiationRulePolicy implements RulePolicy {
     List<String> priceList = new ArrayList<>();
     for (Map<?, ?> p : maps(self.get(NegotiationScenario.PRODUCTS))) {
       myProducts.add(String.valueOf(p.get(NegotiationScenario.PRODUCT)));
-      priceList.add(p.get(NegotiationScenario.PRODUCT) + " for " + p.get("price") + " (quality "
-          + p.get("quality") + "/5)");
+      priceList.add(p.get(NegotiationScenario.PRODUCT) + " for " + p.get("price") + ", quality "
+          + p.get("quality") + "/5");
     }
     Set<String> askers = senders(self);
     List<String> thoughts = new ArrayList<>();
@@ -101,7 +101,7 @@ public final class NegotiationRulePolicy implements RulePolicy {
       return new RuleDecision(thoughts, List.of());
     }
     thoughts.add("talk to " + listeners + ".");
-    String pitch = self.get("brand") + ": " + String.join(", ", priceList) + ". "
+    String pitch = self.get("brand") + ": " + String.join("; ", priceList) + ". "
         + (persuasive ? "Best quality you will find on this market, buy it from me today!"
             : "That's what I have. Buy it or don't.");
     ObjectNode args = JSON.objectNode();
