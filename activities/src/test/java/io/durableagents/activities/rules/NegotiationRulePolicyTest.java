@@ -4,6 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.agent.tool.ToolSpecifications;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ToolChoice;
+import io.durableagents.activities.tools.NegotiationActions;
+import io.durableagents.activities.tools.ToolCallValidator;
+import io.durableagents.workflows.agent.cot.CotPrompts;
+import io.durableagents.workflows.simulation.negotiation.NegotiationScenario;
 import io.durableagents.workflows.Json;
 import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.WorldAction;
@@ -112,6 +123,42 @@ class NegotiationRulePolicyTest {
     for (String id : w.agentIds()) {
       assertEquals(decide(w, id, 4), decide(w, id, 4));
     }
+  }
+
+  /**
+   * Through the rules model's chain-of-thought protocol, every role's decision becomes tool calls whose
+   * arguments fit the schemas of {@link NegotiationActions}, i.e. what a model is shown.
+   */
+  @Test
+  void theRulesModelTurnsDecisionsIntoCallsThatFitTheActionsSchemas() throws Exception {
+    List<ToolSpecification> specs = ToolSpecifications.toolSpecificationsFrom(new NegotiationActions());
+    Map<String, ToolSpecification> byName = new java.util.HashMap<>();
+    specs.forEach(t -> byName.put(t.name(), t));
+    assertEquals(java.util.Set.copyOf(NegotiationScenario.WORLD_ACTIONS), byName.keySet());
+
+    RulesChatModel model = new RulesChatModel();
+    NegotiationWorld w = world(NegotiationAgent.buyer("buyer-0", new GridPosition(3, 2), 100),
+        NegotiationAgent.buyer("buyer-1", new GridPosition(4, 0), 50));
+    w.apply(new WorldAction("seller-0", "c", "speak_to",
+        Json.tryParse("{\"listener_agent_ids\":[\"buyer-0\"],\"message\":\"Buy mine!\"}")), R);
+    w.endStep(1, R);
+    List<String> tools = new ArrayList<>();
+    for (String id : List.of("seller-0", "buyer-0", "buyer-1")) {
+      String role = w.roleOf(id);
+      String system = CotPrompts.reasoningSystem(new NegotiationScenario().roleDescription(role),
+          w.observe(id, 2), null, w.toolsOf(role));
+      String plan = model.chat(ChatRequest.builder().messages(SystemMessage.from(system), UserMessage.from("Decide."))
+          .toolSpecifications(specs).toolChoice(ToolChoice.NONE).build()).aiMessage().text();
+      List<ToolExecutionRequest> calls = model.chat(ChatRequest.builder()
+          .messages(SystemMessage.from(CotPrompts.executionSystem()), UserMessage.from(CotPrompts.executionUser(plan)))
+          .toolSpecifications(specs).toolChoice(ToolChoice.REQUIRED).build()).aiMessage().toolExecutionRequests();
+      assertEquals(1, calls.size(), id + ": " + plan);
+      ToolExecutionRequest call = calls.get(0);
+      assertEquals(List.of(), ToolCallValidator.validate(byName.get(call.name()),
+          Json.MAPPER.readTree(call.arguments())), id + ": " + call);
+      tools.add(call.name());
+    }
+    assertEquals(List.of("speak_to", "buy_product", "teleport_to_location"), tools);
   }
 
   /** The rules played against the world, as the simulation applies them: both sellers sell. */
