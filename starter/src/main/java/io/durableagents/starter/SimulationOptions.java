@@ -6,6 +6,8 @@ import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.scenario.Scenarios;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
+import io.durableagents.workflows.simulation.negotiation.NegotiationScenario;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,9 +20,10 @@ final class SimulationOptions {
   static final String MODEL_VARIABLE = "DURABLE_AGENTS_MODEL";
 
   private static final EpsteinParameters D = EpsteinParameters.DEFAULTS;
+  private static final NegotiationParameters N = NegotiationParameters.DEFAULTS;
 
   @Option(names = "--scenario", defaultValue = "epstein",
-      description = "Scenario (default: ${DEFAULT-VALUE}).")
+      description = "Scenario: epstein or negotiation (default: ${DEFAULT-VALUE}).")
   String scenario;
 
   @Option(names = "--steps", defaultValue = "20", description = "Steps to run (default: ${DEFAULT-VALUE}).")
@@ -35,10 +38,16 @@ final class SimulationOptions {
   @Option(names = "--cops", description = "Cops (default: 5).")
   Integer cops;
 
-  @Option(names = "--width", description = "Grid width (default: 10).")
+  @Option(names = "--sellers", description = "Negotiation: sellers (default: 2).")
+  Integer sellers;
+
+  @Option(names = "--buyers", description = "Negotiation: buyers (default: 5).")
+  Integer buyers;
+
+  @Option(names = "--width", description = "Grid width (default: 10; negotiation: 5).")
   Integer width;
 
-  @Option(names = "--height", description = "Grid height (default: 10).")
+  @Option(names = "--height", description = "Grid height (default: 10; negotiation: 5).")
   Integer height;
 
   @Option(names = "--vision", description = "Vision radius (default: 5).")
@@ -158,18 +167,33 @@ final class SimulationOptions {
     if (selected != null && selected.size() == 1 && selected.get(0).equals("-")) {
       selected = List.of();
     }
-    EpsteinParameters epstein;
+    EpsteinParameters epstein = null;
+    NegotiationParameters negotiation = null;
     try {
-      epstein = new EpsteinParameters(
-          width == null ? D.width() : width,
-          height == null ? D.height() : height,
-          citizens == null ? D.citizens() : citizens,
-          cops == null ? D.cops() : cops,
-          vision == null ? D.vision() : vision,
-          legitimacy == null ? D.legitimacy() : legitimacy,
-          D.activeThreshold(),
-          D.arrestProbabilityConstant(),
-          maxJailTerm == null ? D.maxJailTerm() : maxJailTerm);
+      if (NegotiationScenario.NAME.equals(scenario)) {
+        rejectOptionsOfOtherScenario("epstein", citizens, "--citizens", cops, "--cops",
+            legitimacy, "--legitimacy", maxJailTerm, "--max-jail-term");
+        negotiation = new NegotiationParameters(
+            width == null ? N.width() : width,
+            height == null ? N.height() : height,
+            sellers == null ? N.sellers() : sellers,
+            buyers == null ? N.buyers() : buyers,
+            vision == null ? N.vision() : vision,
+            N.lowBudget(),
+            N.highBudget());
+      } else {
+        rejectOptionsOfOtherScenario("negotiation", sellers, "--sellers", buyers, "--buyers");
+        epstein = new EpsteinParameters(
+            width == null ? D.width() : width,
+            height == null ? D.height() : height,
+            citizens == null ? D.citizens() : citizens,
+            cops == null ? D.cops() : cops,
+            vision == null ? D.vision() : vision,
+            legitimacy == null ? D.legitimacy() : legitimacy,
+            D.activeThreshold(),
+            D.arrestProbabilityConstant(),
+            maxJailTerm == null ? D.maxJailTerm() : maxJailTerm);
+      }
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage());
     }
@@ -182,8 +206,22 @@ final class SimulationOptions {
     Map<String, AgentOptions> roleOptions = new LinkedHashMap<>();
     roleStrategies.forEach((role, s) -> roleOptions.put(role, agentOptions.toBuilder().setStrategy(s).build()));
     SimulationInput input = new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents);
+        maxConcurrentAgents).withNegotiation(negotiation);
     input.validate();
     return input;
+  }
+
+  /**
+   * Fails when an option of another scenario is set: pairs of a value and its option's name.
+   *
+   * @throws IllegalArgumentException naming the option and the scenario it belongs to
+   */
+  private void rejectOptionsOfOtherScenario(String other, Object... valuesAndNames) {
+    for (int i = 0; i < valuesAndNames.length; i += 2) {
+      if (valuesAndNames[i] != null) {
+        throw new IllegalArgumentException(valuesAndNames[i + 1] + " is an option of the " + other
+            + " scenario, not of " + scenario);
+      }
+    }
   }
 }

@@ -107,16 +107,21 @@ final class SimulationRunner {
   private void printHeader(Map<String, Integer> counts) {
     StringBuilder sb = new StringBuilder(String.format("%-9s", "step"));
     for (String key : counts.keySet()) {
-      sb.append(String.format("%8s", key));
+      sb.append(String.format("%" + columnWidth(key) + "s", key));
     }
     sb.append(String.format("%12s%12s", "llm calls", "tokens"));
     out.println(sb);
   }
 
+  /** A count's column: 8 wide, or its name's length + 2 for longer names ({@code sales_seller-0}). */
+  private static int columnWidth(String name) {
+    return Math.max(8, name.length() + 2);
+  }
+
   private void printStep(StepCounts s, int total) {
     StringBuilder sb = new StringBuilder(String.format("%-9s", total > 0 ? s.step() + "/" + total : s.step()));
-    for (Integer v : s.counts().values()) {
-      sb.append(String.format("%8d", v));
+    for (Map.Entry<String, Integer> v : s.counts().entrySet()) {
+      sb.append(String.format("%" + columnWidth(v.getKey()) + "d", v.getValue()));
     }
     if (s.llmCalls() != null) {
       sb.append(String.format("%12d%12d", s.llmCalls(), s.tokens()));

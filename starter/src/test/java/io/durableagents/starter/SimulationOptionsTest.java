@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -55,6 +56,31 @@ class SimulationOptionsTest {
     assertMessage("--scenario", "epstein", "--scenario", "zombies", "--model", "rules");
     assertMessage("steps", ">= 1", "--steps", "0", "--model", "rules");
     assertMessage("must fit on the grid", "", "--citizens", "200", "--model", "rules");
+  }
+
+  @Test
+  void theNegotiationScenarioHasItsOwnDefaultsAndOptions() {
+    SimulationInput in = parse("--scenario", "negotiation", "--model", "rules").toInput();
+    assertEquals(NegotiationParameters.DEFAULTS, in.negotiation());
+    assertNull(in.epstein());
+
+    SimulationInput more = parse("--scenario", "negotiation", "--sellers", "3", "--buyers", "8",
+        "--width", "6", "--height", "7", "--vision", "2", "--strategy", "seller=react,buyer=rewoo",
+        "--model", "rules").toInput();
+    assertEquals(new NegotiationParameters(6, 7, 3, 8, 2, 50, 100), more.negotiation());
+    assertEquals(Strategy.REACT, more.optionsFor("seller").strategy());
+    assertEquals(Strategy.REWOO, more.optionsFor("buyer").strategy());
+
+    assertNull(parse("--model", "rules").toInput().negotiation(), "epstein runs carry no negotiation");
+  }
+
+  @Test
+  void optionsOfAnotherScenarioOrTooManyAgentsAreRejected() {
+    assertMessage("--citizens", "epstein", "--scenario", "negotiation", "--citizens", "3", "--model", "rules");
+    assertMessage("--buyers", "negotiation", "--buyers", "3", "--model", "rules");
+    assertMessage("must fit on the grid", "", "--scenario", "negotiation", "--buyers", "30", "--model", "rules");
+    assertMessage("--strategy", "seller, buyer", "--scenario", "negotiation", "--strategy", "cop=react",
+        "--model", "rules");
   }
 
   @Test

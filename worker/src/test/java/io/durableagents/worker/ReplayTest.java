@@ -11,6 +11,7 @@ import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
 import io.durableagents.workflows.task.AgentTaskInput;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
@@ -86,7 +87,8 @@ class ReplayTest {
     for (String expected : List.of("simulation-epstein-cot.json", "agent-step-cot.json",
         "simulation-epstein-react.json", "agent-step-react.json",
         "simulation-epstein-rewoo-ttl3.json", "agent-step-rewoo-reused.json",
-        "agent-task-cot.json", "agent-task-react.json", "agent-task-rewoo.json")) {
+        "agent-task-cot.json", "agent-task-react.json", "agent-task-rewoo.json",
+        "simulation-negotiation-cot.json", "agent-step-negotiation-buyer.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -118,6 +120,15 @@ class ReplayTest {
       simulate(client, out, "rewoo-ttl3", "sim-epstein-replay-rewoo",
           AgentOptions.newBuilder().setStrategy(Strategy.REWOO).setTtl(3).build(),
           "sim-epstein-replay-rewoo/agent-citizen-1/step-2", "agent-step-rewoo-reused.json");
+      // negotiation: speak_to, teleport_to_location and buy_product; buyer-3 buys at step 3
+      String negotiation = "sim-negotiation-replay";
+      client.newWorkflowStub(SimulationWorkflow.class,
+              WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(negotiation).build())
+          .run(new SimulationInput("negotiation", 4, 42, null, AgentOptions.defaults(), null, null)
+              .withNegotiation(NegotiationParameters.DEFAULTS));
+      out.put("simulation-negotiation-cot.json", new Recorded(negotiation, client.fetchHistory(negotiation)));
+      String buyerStep = negotiation + "/agent-buyer-3/step-3";
+      out.put("agent-step-negotiation-buyer.json", new Recorded(buyerStep, client.fetchHistory(buyerStep)));
       for (Strategy s : Strategy.values()) {
         String id = "agent-task-replay-" + s.label();
         client.newWorkflowStub(AgentTaskWorkflow.class,

@@ -76,7 +76,7 @@ public final class RulesChatModel implements ChatModel {
 
   /** A rules model with the policies of every built-in scenario. */
   public RulesChatModel() {
-    this(List.of(new EpsteinRulePolicy()));
+    this(List.of(new EpsteinRulePolicy(), new NegotiationRulePolicy()));
   }
 
   public RulesChatModel(List<RulePolicy> policies) {

@@ -10,13 +10,14 @@ public final class BuiltinTools {
   private BuiltinTools() {}
 
   /**
-   * A registry with Epstein's world actions, the calculator, the file reader and {@code finish}.
+   * A registry with the world actions of Epstein's model and of the negotiation scenario, the
+   * calculator, the file reader and {@code finish}.
    *
    * @param filesDirectory the only directory {@code read_file} may read from
    */
   public static ToolRegistry registry(Path filesDirectory) {
     return ToolRegistry.newBuilder()
-        .addWorldActions(new EpsteinActions())
+        .addWorldActions(new EpsteinActions(), new NegotiationActions())
         .addExternalTools(new CalculatorTool(), new FileReaderTool(filesDirectory))
         .addControlTools(new FinishTool())
         .build();

@@ -6,12 +6,15 @@ import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
 import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
+import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
+import io.durableagents.workflows.simulation.negotiation.NegotiationScenario;
+import io.durableagents.workflows.simulation.negotiation.NegotiationWorld;
 import java.util.List;
 
 /** The scenarios this build knows, by name. Register a new scenario here. */
 public final class Scenarios {
   /** Every scenario name. */
-  public static final List<String> NAMES = List.of(EpsteinScenario.NAME);
+  public static final List<String> NAMES = List.of(EpsteinScenario.NAME, NegotiationScenario.NAME);
 
   /** Prompts of agents outside any scenario (a single task). */
   public static final ScenarioPrompts GENERIC =
@@ -41,6 +44,9 @@ public final class Scenarios {
     if (EpsteinScenario.NAME.equals(scenario)) {
       return new EpsteinScenario();
     }
+    if (NegotiationScenario.NAME.equals(scenario)) {
+      return new NegotiationScenario();
+    }
     throw unknown(scenario);
   }
 
@@ -53,6 +59,9 @@ public final class Scenarios {
     if (EpsteinScenario.NAME.equals(scenario)) {
       return List.of(EpsteinScenario.CITIZEN, EpsteinScenario.COP);
     }
+    if (NegotiationScenario.NAME.equals(scenario)) {
+      return List.of(NegotiationScenario.SELLER, NegotiationScenario.BUYER);
+    }
     throw unknown(scenario);
   }
 
@@ -61,6 +70,11 @@ public final class Scenarios {
     if (EpsteinScenario.NAME.equals(input.scenario())) {
       EpsteinParameters p = input.epstein() == null ? EpsteinParameters.DEFAULTS : input.epstein();
       return EpsteinWorld.create(p, random);
+    }
+    if (NegotiationScenario.NAME.equals(input.scenario())) {
+      NegotiationParameters p =
+          input.negotiation() == null ? NegotiationParameters.DEFAULTS : input.negotiation();
+      return NegotiationWorld.create(p, random);
     }
     throw unknown(input.scenario());
   }

@@ -45,4 +45,12 @@ public interface ScenarioWorld {
 
   /** The variables recorded at the end of each step, in a stable order. */
   Map<String, Integer> counts();
+
+  /**
+   * The messages that actions applied since the last call sent to other agents, by recipient id;
+   * clears them.
+   */
+  default Map<String, List<String>> drainMessages() {
+    return Map.of();
+  }
 }

@@ -5,12 +5,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.scenario.Scenarios;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
 import java.util.Map;
 
 /**
  * What a simulation runs. Holds no prompt and no secret.
  *
- * @param scenario the scenario's name ({@code epstein})
+ * @param scenario the scenario's name ({@code epstein}, {@code negotiation})
  * @param steps how many steps to run
  * @param seed the seed of every random draw: the same seed gives the same run
  * @param epstein the civil violence parameters (null: Mesa-LLM's reference example)
@@ -20,6 +21,7 @@ import java.util.Map;
  *     #DEFAULT_MAX_CONCURRENT_AGENTS})
  * @param searchAttributes whether to set the {@link io.durableagents.workflows.SearchAttributes}
  *     (only when they are registered on the namespace; default false)
+ * @param negotiation the negotiation parameters (null: Mesa-LLM's negotiation example)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -31,7 +33,8 @@ public record SimulationInput(
     AgentOptions agentOptions,
     Map<String, AgentOptions> roleOptions,
     Integer maxConcurrentAgents,
-    Boolean searchAttributes) {
+    Boolean searchAttributes,
+    NegotiationParameters negotiation) {
 
   public static final int DEFAULT_MAX_CONCURRENT_AGENTS = 100;
 
@@ -43,6 +46,14 @@ public record SimulationInput(
     searchAttributes = searchAttributes != null && searchAttributes;
   }
 
+  /** The input as before, without negotiation parameters. */
+  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
+      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
+      Boolean searchAttributes) {
+    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
+        searchAttributes, null);
+  }
+
   /** The input as before, without search attributes (the common case). */
   public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
       AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents) {
@@ -52,7 +63,13 @@ public record SimulationInput(
   /** This input with {@code searchAttributes} set. */
   public SimulationInput withSearchAttributes(boolean on) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, on);
+        maxConcurrentAgents, on, negotiation);
+  }
+
+  /** This input with the negotiation scenario's {@code parameters}. */
+  public SimulationInput withNegotiation(NegotiationParameters parameters) {
+    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, parameters);
   }
 
   /** The options of agents with {@code role}. */
