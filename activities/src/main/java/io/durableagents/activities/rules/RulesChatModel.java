@@ -56,6 +56,9 @@ import java.util.regex.Pattern;
  * for arithmetic in the task and {@code read_file} for a file the task names, then answers with their
  * results (calling the ReAct {@code finish} tool when it is offered).
  *
+ * <p>In an autonomous run (the todo or spawn tools offered, a reflection round or the judge) it plays
+ * {@link AutonomousRulePolicy}: it plans arithmetic as todo items or delegates it to sub-agents.
+ *
  * <p>Its answers depend only on the request, so a retried call gets the same answer. Token counts are
  * estimates (four characters a token), since no tokenizer is involved.
  */
@@ -121,7 +124,8 @@ public final class RulesChatModel implements ChatModel {
         answer = AiMessage.from(format(decision.get()));
       }
     } else {
-      answer = task(messages, offered, json, mayCall, hasActionLine, tools);
+      AiMessage autonomous = AutonomousRulePolicy.answer(messages, offered);
+      answer = autonomous != null ? autonomous : task(messages, offered, json, mayCall, hasActionLine, tools);
     }
     return response(request, answer);
   }
