@@ -143,6 +143,16 @@ final class AutonomousRulePolicy {
           ids.add(m.group(1));
         }
       }
+      if (ids.isEmpty()) {
+        // Every spawn was refused (max_depth, max_concurrent...): say why instead of awaiting nothing.
+        List<String> refusals = new ArrayList<>();
+        for (ToolExecutionResultMessage r : results) {
+          if (ControlTools.SPAWN_AGENT.equals(r.toolName())) {
+            refusals.add(r.text());
+          }
+        }
+        return finish("I could not delegate: " + String.join("; ", refusals));
+      }
       ObjectNode args = MAPPER.createObjectNode();
       args.set("task_ids", ids);
       return single(ControlTools.AWAIT_TASKS, args);

@@ -1,5 +1,6 @@
 package io.durableagents.activities.tools;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.model.output.structured.Description;
@@ -19,14 +20,18 @@ import java.util.List;
 public class TodoTools {
   /** One item of {@code batch_add_todos}. */
   public static class NewItem {
+    // LangChain4j makes a field required unless its @JsonProperty says otherwise.
     @Description("what to do")
+    @JsonProperty(required = true)
     public String description;
 
     @Description("critical, high, medium (default) or low")
+    @JsonProperty
     public String priority;
 
     @Description("ids of existing items, or 0-based indexes of items of this batch (\"0\", \"1\")")
     @SuppressWarnings("checkstyle:MemberName")
+    @JsonProperty
     public List<String> depends_on;
   }
 

@@ -726,10 +726,23 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   }
 
   private static Long min(Long a, Long b) {
-    return a == null ? b : b == null ? a : Math.min(a, b);
+    // No conditional expression here: it would unbox a null.
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return Math.min(a, b);
   }
 
   private static Integer minInt(Integer a, Integer b) {
-    return a == null ? b : b == null ? a : Math.min(a, b);
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return Math.min(a, b);
   }
 }
