@@ -201,6 +201,20 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
       setPayloadGuard(settings.payloadGuard());
       setPayloadCodec(AesGcmPayloadCodec.fromEnvironment(env));
+      String delay = env.get(WorkerSettings.RULES_DELAY_MS);
+      if (delay != null && !delay.isBlank()) {
+        long millis;
+        try {
+          millis = Long.parseLong(delay.trim());
+        } catch (NumberFormatException e) {
+          millis = -1;
+        }
+        if (millis < 0) {
+          throw new IllegalArgumentException(WorkerSettings.RULES_DELAY_MS + " '" + delay
+              + "' is not allowed: milliseconds, 0 or more");
+        }
+        registerModel(RulesChatModel.MODEL_NAME, new RulesChatModel().withDelay(millis));
+      }
       if (settings.executionJournal() != null) {
         addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
       }

@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
  *   <li>the judge ({@link AutonomousPrompts#JUDGE_MARKER}): every criterion passes;
  *   <li>a reflection round: the previous answer again, through {@code finish};
  *   <li>with {@code spawn_agent} offered: one sub-agent per arithmetic expression of the task (the
- *       first sub-agent of the system prompt), then {@code await_tasks} on all, then {@code finish}
- *       with their answers;
+ *       first sub-agent of the system prompt); when {@code max_concurrent} refuses some, {@code
+ *       await_any} and spawn those again; then {@code await_tasks} on all, then {@code finish} with
+ *       their answers;
  *   <li>with the todo tools offered: {@code think}, then {@code batch_add_todos} with one item per
  *       expression and a last item that depends on them all, {@code finalize_plan} when it is offered
  *       and the plan is not final, then per item {@code get_next_todo}, {@code calculator} when the item
@@ -122,37 +123,58 @@ final class AutonomousRulePolicy {
 
   private static AiMessage spawnPlay(List<ChatMessage> messages, List<ToolExecutionResultMessage> results,
       List<String> expressions) {
-    if (!has(results, ControlTools.SPAWN_AGENT)) {
-      Matcher agent = SUB_AGENT.matcher(systemText(messages));
-      String name = agent.find() ? agent.group(1) : "worker";
+    Matcher agent = SUB_AGENT.matcher(systemText(messages));
+    String name = agent.find() ? agent.group(1) : "worker";
+    // Which prompts were spawned (a "Spawned task-n" result for their call), and as which task.
+    List<String> spawnedPrompts = new ArrayList<>();
+    ArrayNode ids = MAPPER.createArrayNode();
+    List<String> refusals = new ArrayList<>();
+    for (ChatMessage m : messages) {
+      if (m instanceof AiMessage ai && ai.hasToolExecutionRequests()) {
+        for (ToolExecutionRequest r : ai.toolExecutionRequests()) {
+          if (!ControlTools.SPAWN_AGENT.equals(r.name())) {
+            continue;
+          }
+          String result = resultOf(messages, r.id());
+          Matcher spawned = SPAWNED.matcher(result);
+          if (spawned.find()) {
+            spawnedPrompts.add(argument(r, "prompt"));
+            ids.add(spawned.group(1));
+          } else {
+            refusals.add(result);
+          }
+        }
+      }
+    }
+    List<String> remaining = new ArrayList<>();
+    for (String e : expressions) {
+      if (!spawnedPrompts.contains(prompt(e))) {
+        remaining.add(prompt(e));
+      }
+    }
+    ToolExecutionResultMessage last = results.isEmpty() ? null : results.get(results.size() - 1);
+    boolean lastIsResult = !messages.isEmpty() && messages.get(messages.size() - 1) instanceof ToolExecutionResultMessage;
+    if (!has(results, ControlTools.SPAWN_AGENT)
+        || (!remaining.isEmpty() && lastIsResult && ControlTools.AWAIT_ANY.equals(last.toolName()))) {
+      // Spawn what is left; a max_concurrent refusal is met with await_any, then a new spawn.
       List<ToolExecutionRequest> calls = new ArrayList<>();
-      for (String e : expressions) {
+      for (String p : has(results, ControlTools.SPAWN_AGENT) ? remaining : expressions.stream().map(AutonomousRulePolicy::prompt).toList()) {
         calls.add(call(calls, ControlTools.SPAWN_AGENT, MAPPER.createObjectNode().put("agent_name", name)
-            .put("prompt", "What is " + e + "?")));
+            .put("prompt", p)));
       }
       if (calls.isEmpty()) {
         return finish("No rule of mine covers this task: I only delegate arithmetic.");
       }
       return AiMessage.from(RulesChatModel.DISCLAIMER + "\nThought: one sub-agent per calculation.", calls);
     }
+    if (ids.isEmpty()) {
+      // Every spawn was refused (max_depth...): say why instead of awaiting nothing.
+      return finish("I could not delegate: " + String.join("; ", refusals));
+    }
+    if (!remaining.isEmpty()) {
+      return single(ControlTools.AWAIT_ANY, MAPPER.createObjectNode());
+    }
     if (!has(results, ControlTools.AWAIT_TASKS)) {
-      ArrayNode ids = MAPPER.createArrayNode();
-      for (ToolExecutionResultMessage r : results) {
-        Matcher m = SPAWNED.matcher(r.text() == null ? "" : r.text());
-        if (ControlTools.SPAWN_AGENT.equals(r.toolName()) && m.find()) {
-          ids.add(m.group(1));
-        }
-      }
-      if (ids.isEmpty()) {
-        // Every spawn was refused (max_depth, max_concurrent...): say why instead of awaiting nothing.
-        List<String> refusals = new ArrayList<>();
-        for (ToolExecutionResultMessage r : results) {
-          if (ControlTools.SPAWN_AGENT.equals(r.toolName())) {
-            refusals.add(r.text());
-          }
-        }
-        return finish("I could not delegate: " + String.join("; ", refusals));
-      }
       ObjectNode args = MAPPER.createObjectNode();
       args.set("task_ids", ids);
       return single(ControlTools.AWAIT_TASKS, args);
@@ -164,6 +186,27 @@ final class AutonomousRulePolicy {
       }
     }
     return finish(awaited.replace(RulesChatModel.DISCLAIMER, "").strip());
+  }
+
+  private static String prompt(String expression) {
+    return "What is " + expression + "?";
+  }
+
+  private static String resultOf(List<ChatMessage> messages, String callId) {
+    for (ChatMessage m : messages) {
+      if (m instanceof ToolExecutionResultMessage r && callId != null && callId.equals(r.id())) {
+        return r.text() == null ? "" : r.text();
+      }
+    }
+    return "";
+  }
+
+  private static String argument(ToolExecutionRequest r, String name) {
+    try {
+      return MAPPER.readTree(r.arguments()).path(name).asText();
+    } catch (Exception e) {
+      return "";
+    }
   }
 
   private static AiMessage judge(String prompt) {

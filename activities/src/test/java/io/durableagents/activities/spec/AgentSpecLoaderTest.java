@@ -38,7 +38,7 @@ class AgentSpecLoaderTest {
     AgentSpec lead = AgentSpecLoader.load(EXAMPLES.resolve("research-lead.yaml"));
     assertEquals(ReasoningPattern.REFLEXION, lead.reasoning().pattern());
     assertEquals(List.of("correctness", "completeness"), lead.reasoning().successCriteria());
-    assertEquals(3, lead.spawn().maxConcurrent());
+    assertEquals(2, lead.spawn().maxConcurrent());
     assertEquals("calculator-agent", lead.spawn().agents().get(0).spec().name(), "role file inlined");
     assertEquals(ReasoningPattern.PLAN_EXECUTE,
         AgentSpecLoader.load(EXAMPLES.resolve("plan-execute.yaml")).reasoning().pattern());
