@@ -95,6 +95,7 @@ class AutonomousEndToEndTest {
     Files.deleteIfExists(journal);
     Process w1 = worker("worker-auto-1", journal);
     File out = dir.resolve("starter-agent-run.log").toFile();
+    Files.deleteIfExists(out.toPath());
     Process starter = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
         "agent", "run", Path.of("..", "examples", "research-lead.yaml").toString(), "--no-worker", "--id", id,
         "-p", PROMPT);
