@@ -26,7 +26,6 @@ import io.durableagents.workflows.autonomous.ReasoningPattern;
 import io.durableagents.workflows.autonomous.SubAgentReport;
 import io.durableagents.workflows.autonomous.TodoItem;
 import io.durableagents.workflows.autonomous.TodoStatus;
-import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.nio.file.Path;
@@ -395,6 +394,8 @@ class AutonomousAgentWorkerTest {
     start(new FunctionModel(0, r -> {
       String user = lastUser(r);
       if (user.startsWith("child")) {
+        // both still running at the third spawn; two still running when the parent cancels it
+        sleep(user.equals("child two") ? 3000 : 1000);
         return AiMessage.from("child answer to " + user);
       }
       int n = toolResults(r).size();
@@ -432,7 +433,11 @@ class AutonomousAgentWorkerTest {
     assertEquals("done", r.answer());
   }
 
-  static WorkflowClient client(TestWorkflowEnvironment env) {
-    return env.getWorkflowClient();
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
