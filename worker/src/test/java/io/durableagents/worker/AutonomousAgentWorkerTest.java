@@ -27,6 +27,7 @@ import io.durableagents.workflows.autonomous.SubAgentReport;
 import io.durableagents.workflows.autonomous.TodoItem;
 import io.durableagents.workflows.autonomous.TodoStatus;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -431,6 +432,40 @@ class AutonomousAgentWorkerTest {
     assertTrue(results.get(7).contains("task-2 (helper) cancelled"), results.get(7));
     assertEquals(List.of("completed", "cancelled"), r.subAgents().stream().map(SubAgentReport::status).toList());
     assertEquals("done", r.answer());
+  }
+
+  @Test
+  void aSubAgentPastItsTimeoutEndsAsTimeoutWithItsTokensAndTheBudgetIsPassedDown() {
+    start(new FunctionModel(0, r -> {
+      String user = lastUser(r);
+      if (user.equals("slow child")) {
+        sleep(1500);
+        return calls(call("t", "think", "{\"thought\":\"still " + r.messages().size() + "\"}"));
+      }
+      int n = toolResults(r).size();
+      return n == 0 ? calls(call("s", "spawn_agent", "{\"agent_name\":\"helper\",\"prompt\":\"slow child\"}"))
+          : n == 1 ? calls(call("w", "await_tasks", "{\"task_ids\":[\"task-1\"]}"))
+          : AiMessage.from("gave up on it");
+    }));
+    AgentSpec child = new AgentSpec("helper", null, "r", "scripted", null, new AgentSpec.Think(false, 50), null,
+        null, List.of(), null, null);
+    AgentSpec root = new AgentSpec("root", null, "r", "scripted", null, null, null,
+        new AgentSpec.Spawn(2, 3, 2, List.of(new AgentSpec.SubAgent("helper", "helps", child))),
+        List.of(), null, new AgentSpec.Guardrails(10, 100_000L, null));
+    AutonomousAgentResult r = run("auto-child-timeout", root, "Delegate");
+    SubAgentReport sub = r.subAgents().get(0);
+    assertEquals("timeout", sub.status(), sub.toString());
+    assertTrue(sub.usage().total() > 0, "a timed-out sub-agent still reports what it used");
+    assertEquals(r.usage().plus(sub.totalUsage()), r.totalUsage());
+    AutonomousAgentInput childInput = DefaultDataConverter.newDefaultInstance().fromPayload(
+        env.getWorkflowClient().fetchHistory("auto-child-timeout/task-1").getEvents().get(0)
+            .getWorkflowExecutionStartedEventAttributes().getInput().getPayloads(0),
+        AutonomousAgentInput.class, AutonomousAgentInput.class);
+    assertEquals(1, childInput.depth());
+    assertEquals(3, childInput.maxDepth());
+    assertEquals(2, childInput.timeoutSeconds());
+    assertEquals(100_000L - 120, childInput.tokenBudget(), "what was left at the spawn: one call of 120 tokens");
+    assertEquals("gave up on it", r.answer());
   }
 
   private static void sleep(long millis) {

@@ -86,6 +86,8 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   private final List<JudgeVerdict> verdicts = new ArrayList<>();
 
   private TokenUsage ownUsage = TokenUsage.ZERO;
+  // The turn in progress: its calls count against the budget (and a sub-agent's) before it ends.
+  private AgentRuntime currentTurn;
   private int llmCalls;
   private int toolCalls;
   private int iterations;
@@ -284,10 +286,12 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
         .setTemperature(spec.temperature()).setMaxIterations(Math.max(1, left))
         .setTokenBudget(budgetLeft() == null ? null : Math.max(1, budgetLeft())).build();
     AgentRuntime runtime = runtime(options);
+    currentTurn = runtime;
     ReactReasoning.Conversation conversation;
     try {
       conversation = new ReactReasoning(runtime, Scenarios.GENERIC).converse(messages, tools, new Handler());
     } finally {
+      currentTurn = null;
       account(runtime);
     }
     iterations += conversation.turns().size();
@@ -414,7 +418,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   }
 
   private TokenUsage totalUsage() {
-    return ownUsage.plus(childUsage());
+    return ownUsage.plus(currentTurn == null ? TokenUsage.ZERO : currentTurn.usage()).plus(childUsage());
   }
 
   private AutonomousAgentResult result() {
