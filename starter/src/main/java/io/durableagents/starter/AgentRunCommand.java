@@ -123,6 +123,7 @@ final class AgentRunCommand implements Callable<Integer> {
     }
     AgentSpec spec = AgentSpecLoader.load(specFile);
     if (model != null && !model.isBlank()) {
+      AgentSpecLoader.checkModel("--model", model.strip());
       spec = new AgentSpec(spec.name(), spec.description(), spec.role(), model.strip(), spec.temperature(),
           spec.think(), spec.todo(), spec.spawn(), spec.tools(), spec.reasoning(), spec.guardrails());
     }

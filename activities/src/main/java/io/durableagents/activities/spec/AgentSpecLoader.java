@@ -113,6 +113,8 @@ public final class AgentSpecLoader {
       throw new AgentSpecException("spec.model", "a model reference (\"openai:gpt-4o-mini\") or {provider, name}");
     }
 
+    checkModel("spec.model", model);
+
     AgentSpec.Think think = null;
     AgentSpec.Todo todo = null;
     AgentSpec.Spawn spawn = null;
@@ -290,6 +292,18 @@ public final class AgentSpecLoader {
       return YAML.writeValueAsString(doc);
     } catch (IOException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Checks a model reference: {@code rules}, or a provider and a model name.
+   *
+   * @throws AgentSpecException naming {@code field} and the allowed forms
+   */
+  public static void checkModel(String field, String model) {
+    if (!model.equals("rules") && !model.matches("(openai|anthropic|ollama):.+")) {
+      throw new AgentSpecException(field, "'" + model
+          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>");
     }
   }
 
