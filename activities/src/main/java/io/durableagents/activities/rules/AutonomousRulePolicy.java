@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * run end to end without an LLM. It is not an LLM: it only plans arithmetic.
  *
  * <ul>
- *   <li>the judge ({@link AutonomousPrompts#JUDGE_MARKER}): every criterion passes;
+ *   <li>the judge ({@link AutonomousPrompts#JUDGE_MARKER}): every criterion passes, the reason saying
+ *       that this is a rule-based policy, not an LLM (the answer itself must be bare JSON);
  *   <li>a reflection round: the previous answer again, through {@code finish};
  *   <li>with {@code spawn_agent} offered: one sub-agent per arithmetic expression of the task (the
  *       first sub-agent of the system prompt); when {@code max_concurrent} refuses some, {@code
@@ -216,7 +217,7 @@ final class AutonomousRulePolicy {
       if (line.startsWith("Criteria: ")) {
         for (String c : line.substring("Criteria: ".length()).split(",")) {
           results.addObject().put("criterion", c.strip()).put("passed", true)
-              .put("reason", "rules: the answer carries the tools' results");
+              .put("reason", RulesChatModel.DISCLAIMER + " Every criterion passes.");
         }
       }
     }
