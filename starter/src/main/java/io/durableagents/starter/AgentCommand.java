@@ -32,9 +32,12 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "agent",
     description = "Run one agent on one task (e.g. agent --strategy react -p \"What is 17 * 23?\") and print "
-        + "its answer, its turns or plan, and what it cost.")
+        + "its answer, its turns or plan, and what it cost; or run an autonomous agent's spec (agent run "
+        + "spec.yaml -p \"...\").",
+    subcommands = AgentRunCommand.class)
 final class AgentCommand implements Callable<Integer> {
-  @Option(names = {"-p", "--prompt"}, required = true, description = "The task.")
+  // Not required by picocli: "agent run spec.yaml -p ..." gives -p to the subcommand; toInput checks it.
+  @Option(names = {"-p", "--prompt"}, description = "The task.")
   String prompt;
 
   @Option(names = "--strategy", defaultValue = "react",

@@ -14,6 +14,7 @@ import io.durableagents.activities.tools.ToolActivitiesImpl;
 import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
+import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
 import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
@@ -147,7 +148,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   public void initializeWorker(String taskQueue, Worker worker) {
     if (TaskQueues.AGENTS.equals(taskQueue)) {
       worker.registerWorkflowImplementationTypes(
-          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class);
+          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class,
+          AutonomousAgentWorkflowImpl.class);
       worker.registerActivitiesImplementations(toolActivities);
     } else if (TaskQueues.LLM.equals(taskQueue)) {
       worker.registerActivitiesImplementations(llmActivities);
@@ -199,6 +201,20 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
       setPayloadGuard(settings.payloadGuard());
       setPayloadCodec(AesGcmPayloadCodec.fromEnvironment(env));
+      String delay = env.get(WorkerSettings.RULES_DELAY_MS);
+      if (delay != null && !delay.isBlank()) {
+        long millis;
+        try {
+          millis = Long.parseLong(delay.trim());
+        } catch (NumberFormatException e) {
+          millis = -1;
+        }
+        if (millis < 0) {
+          throw new IllegalArgumentException(WorkerSettings.RULES_DELAY_MS + " '" + delay
+              + "' is not allowed: milliseconds, 0 or more");
+        }
+        registerModel(RulesChatModel.MODEL_NAME, new RulesChatModel().withDelay(millis));
+      }
       if (settings.executionJournal() != null) {
         addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
       }

@@ -40,6 +40,8 @@ public record WorkerSettings(
   public static final String FILES_DIR = "DURABLE_AGENTS_FILES_DIR";
   public static final String EXECUTION_LOG = "DURABLE_AGENTS_EXECUTION_LOG";
   public static final String LLM_RATE_LIMIT = "DURABLE_AGENTS_LLM_RATE_LIMIT";
+  /** Milliseconds the offline rules model waits before each answer (default 0), for tests and demos. */
+  public static final String RULES_DELAY_MS = "DURABLE_AGENTS_RULES_DELAY_MS";
   public static final String METRICS_PORT = "DURABLE_AGENTS_METRICS_PORT";
   public static final String MAX_OUTPUT_BYTES = "DURABLE_AGENTS_MAX_OUTPUT_BYTES";
   public static final String OVERSIZE_OUTPUT = "DURABLE_AGENTS_OVERSIZE_OUTPUT";

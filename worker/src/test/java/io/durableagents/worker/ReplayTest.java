@@ -3,7 +3,11 @@ package io.durableagents.worker;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durableagents.activities.spec.AgentSpecLoader;
 import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.autonomous.AutonomousAgentInput;
+import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
+import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.agent.Strategy;
@@ -49,7 +53,7 @@ class ReplayTest {
   void freshHistoriesReplay() throws Exception {
     Map<String, Recorded> fresh = record();
     for (Recorded r : fresh.values()) {
-      WorkflowReplayer.replayWorkflowExecution(r.history(), SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class);
+      WorkflowReplayer.replayWorkflowExecution(r.history(), SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
     }
     if (Boolean.getBoolean("recordHistories")) {
       Files.createDirectories(HISTORIES);
@@ -81,14 +85,16 @@ class ReplayTest {
       String workflowId = ids.getProperty(file.getFileName().toString());
       assertTrue(workflowId != null, "no workflow id for " + file + " in " + WORKFLOW_IDS);
       WorkflowExecutionHistory history = WorkflowExecutionHistory.fromJson(Files.readString(file), workflowId);
-      WorkflowReplayer.replayWorkflowExecution(history, SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class);
+      WorkflowReplayer.replayWorkflowExecution(history, SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
       names.add(file.getFileName().toString());
     }
     for (String expected : List.of("simulation-epstein-cot.json", "agent-step-cot.json",
         "simulation-epstein-react.json", "agent-step-react.json",
         "simulation-epstein-rewoo-ttl3.json", "agent-step-rewoo-reused.json",
         "agent-task-cot.json", "agent-task-react.json", "agent-task-rewoo.json",
-        "simulation-negotiation-cot.json", "agent-step-negotiation-buyer.json")) {
+        "simulation-negotiation-cot.json", "agent-step-negotiation-buyer.json",
+        "autonomous-todo-driven.json", "autonomous-plan-execute.json", "autonomous-spawn-reflexion.json",
+        "autonomous-spawn-child.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -137,8 +143,26 @@ class ReplayTest {
                 AgentOptions.newBuilder().setStrategy(s).build()));
         out.put("agent-task-" + s.label() + ".json", new Recorded(id, client.fetchHistory(id)));
       }
+      // Autonomous agents from the example specs, with the rules model: think and todo calls, the plan
+      // phase, sub-agents as child workflows (one child's history too) and a judged reflexion round.
+      autonomous(client, out, "autonomous-todo-driven.json", "autonomous-replay-todo", "todo-calculator.yaml",
+          "What is 17 * 23 and 120 / 4?");
+      autonomous(client, out, "autonomous-plan-execute.json", "autonomous-replay-plan", "plan-execute.yaml",
+          "What is 6 * 7 and 2 ^ 10?");
+      autonomous(client, out, "autonomous-spawn-reflexion.json", "autonomous-replay-lead", "research-lead.yaml",
+          "What is 17 * 23, 120 / 4 and 2 ^ 10?");
+      out.put("autonomous-spawn-child.json", new Recorded("autonomous-replay-lead/task-2",
+          client.fetchHistory("autonomous-replay-lead/task-2")));
     }
     return out;
+  }
+
+  private static void autonomous(WorkflowClient client, Map<String, Recorded> out, String file, String id,
+      String spec, String prompt) {
+    client.newWorkflowStub(AutonomousAgentWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+        .run(AutonomousAgentInput.root(AgentSpecLoader.load(Path.of("..", "examples", spec)), prompt));
+    out.put(file, new Recorded(id, client.fetchHistory(id)));
   }
 
   private static void simulate(WorkflowClient client, Map<String, Recorded> out, String name, String id,

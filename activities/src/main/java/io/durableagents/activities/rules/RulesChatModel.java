@@ -56,6 +56,9 @@ import java.util.regex.Pattern;
  * for arithmetic in the task and {@code read_file} for a file the task names, then answers with their
  * results (calling the ReAct {@code finish} tool when it is offered).
  *
+ * <p>In an autonomous run (the todo or spawn tools offered, a reflection round or the judge) it plays
+ * {@link AutonomousRulePolicy}: it plans arithmetic as todo items or delegates it to sub-agents.
+ *
  * <p>Its answers depend only on the request, so a retried call gets the same answer. Token counts are
  * estimates (four characters a token), since no tokenizer is involved.
  */
@@ -73,6 +76,7 @@ public final class RulesChatModel implements ChatModel {
   private static final Pattern CALL = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\((\\{.*?\\})?\\)");
 
   private final List<RulePolicy> policies;
+  private final long delayMillis;
 
   /** A rules model with the policies of every built-in scenario. */
   public RulesChatModel() {
@@ -80,11 +84,34 @@ public final class RulesChatModel implements ChatModel {
   }
 
   public RulesChatModel(List<RulePolicy> policies) {
+    this(policies, 0);
+  }
+
+  private RulesChatModel(List<RulePolicy> policies, long delayMillis) {
     this.policies = List.copyOf(policies);
+    this.delayMillis = delayMillis;
+  }
+
+  /**
+   * This model, answering each call only after {@code delayMillis}, as a real model takes a moment
+   * (the end-to-end tests need calls in flight to kill a worker in the middle of them).
+   */
+  public RulesChatModel withDelay(long delayMillis) {
+    if (delayMillis < 0) {
+      throw new IllegalArgumentException("delayMillis must be >= 0, was " + delayMillis);
+    }
+    return new RulesChatModel(policies, delayMillis);
   }
 
   @Override
   public ChatResponse doChat(ChatRequest request) {
+    if (delayMillis > 0) {
+      try {
+        Thread.sleep(delayMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     List<ToolSpecification> tools =
         request.toolSpecifications() == null ? List.of() : request.toolSpecifications();
     List<String> offered = new ArrayList<>();
@@ -121,7 +148,8 @@ public final class RulesChatModel implements ChatModel {
         answer = AiMessage.from(format(decision.get()));
       }
     } else {
-      answer = task(messages, offered, json, mayCall, hasActionLine, tools);
+      AiMessage autonomous = AutonomousRulePolicy.answer(messages, offered);
+      answer = autonomous != null ? autonomous : task(messages, offered, json, mayCall, hasActionLine, tools);
     }
     return response(request, answer);
   }

@@ -29,6 +29,18 @@ public final class TaskRulePolicy {
 
   private TaskRulePolicy() {}
 
+  /** Every arithmetic expression in {@code text}, in order (the autonomous rules plan one item each). */
+  public static List<String> expressions(String text) {
+    List<String> found = new ArrayList<>();
+    if (text != null) {
+      Matcher m = EXPRESSION.matcher(text);
+      while (m.find()) {
+        found.add(m.group().trim());
+      }
+    }
+    return found;
+  }
+
   /** The tool calls the task asks for, among the offered tools, in a stable order. */
   public static List<RuleDecision.Action> toolCalls(String task, List<String> offered) {
     List<RuleDecision.Action> calls = new ArrayList<>();

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * The tools every worker has: the built-in scenarios' world actions, the external tools, and ReAct's
- * {@code finish} control tool.
+ * {@code finish} control tool, and the autonomous agent's think, todo and spawn control tools.
  */
 public final class BuiltinTools {
   private BuiltinTools() {}
@@ -19,7 +19,7 @@ public final class BuiltinTools {
     return ToolRegistry.newBuilder()
         .addWorldActions(new EpsteinActions(), new NegotiationActions())
         .addExternalTools(new CalculatorTool(), new FileReaderTool(filesDirectory))
-        .addControlTools(new FinishTool())
+        .addControlTools(new FinishTool(), new ThinkTool(), new TodoTools(), new SpawnTools())
         .build();
   }
 }

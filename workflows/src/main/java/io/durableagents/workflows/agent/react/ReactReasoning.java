@@ -139,6 +139,49 @@ public final class ReactReasoning {
         null, List.of(), 0, runtime.usage(), runtime.llmCalls(), runtime.toolCalls());
   }
 
+  /**
+   * One ReAct loop that continues a conversation, for agents that work over several turns (the
+   * autonomous strategies): it starts from {@code messages} (system prompt, earlier turns, the new
+   * user prompt), offers {@code tools} plus {@code finish}, and hands every valid call of a tool that
+   * {@code control} handles to it instead of running an activity. The loop also ends when {@code
+   * control} says the turn is over ({@link ControlToolHandler#turnEnd()}). Every call of the last turn
+   * is answered in the returned conversation, so the caller can append its next prompt to it.
+   */
+  public Conversation converse(List<ChatTurn> messages, List<String> tools,
+      ControlToolHandler control) {
+    Loop loop = new Loop(tools, messages);
+    loop.control = control;
+    loop.run();
+    return new Conversation(loop.answer, loop.forcedFinish, loop.turns, List.copyOf(loop.messages));
+  }
+
+  /**
+   * Workflow-side tools that a {@link #converse} loop hands over instead of running them as
+   * activities ({@code think}, {@code todo}, {@code spawn} in the autonomous agent). Workflow code
+   * only: a handler may block on timers, child workflows and other promises.
+   */
+  public interface ControlToolHandler {
+    /** True when this handler takes calls of {@code tool}. */
+    boolean handles(String tool);
+
+    /** Handles one valid call and returns its observation (an error outcome when it was refused). */
+    ToolOutcome handle(ToolCall call);
+
+    /** The answer that ends the current turn (e.g. {@code finish_task}), or null to go on. */
+    String turnEnd();
+  }
+
+  /**
+   * What one {@link #converse} loop produced.
+   *
+   * @param answer the answer that ended the loop
+   * @param forcedFinish why it was ended by force, or null
+   * @param turns its turns
+   * @param messages the whole conversation, every tool call answered
+   */
+  public record Conversation(String answer, String forcedFinish, List<AgentTurn> turns,
+      List<ChatTurn> messages) {}
+
   /** How a turn left the loop. */
   private enum TurnEnd {
     CONTINUE,
@@ -154,6 +197,8 @@ public final class ReactReasoning {
     private final List<String> offered;
     private final ToolChoice turnChoice;
     private final List<ChatTurn> messages;
+    // Only for converse(): the workflow-side tools, and an answered conversation at the end.
+    private ControlToolHandler control;
 
     private final List<AgentTurn> turns = new ArrayList<>();
     private final List<ToolOutcome> outcomes = new ArrayList<>();
@@ -209,13 +254,18 @@ public final class ReactReasoning {
         return plainAnswer(iteration, thought);
       }
       Handled handled = handle(iteration, thought, calls);
-      if (handled.finished) {
+      if (handled.finished && control == null) {
         return TurnEnd.FINISHED;
       }
       for (int i = 0; i < calls.size(); i++) {
         // Every call of a turn that goes on is answered: providers refuse a call left open.
         ToolOutcome o = handled.perCall.get(i);
-        messages.add(ChatTurn.toolResult(calls.get(i), o == null ? "" : o.output()));
+        // A finish call (or world action) has no outcome: a continued conversation still answers it.
+        messages.add(ChatTurn.toolResult(calls.get(i),
+            o != null ? o.output() : control == null ? "" : "recorded"));
+      }
+      if (handled.finished) {
+        return TurnEnd.FINISHED;
       }
       return handled.repeated ? TurnEnd.REPEATED : TurnEnd.CONTINUE;
     }
@@ -247,7 +297,7 @@ public final class ReactReasoning {
         calls.add(ToolCall.of(textCallId(iteration, calls.size() + 1), action.name(), action.arguments()));
       }
       Handled handled = handle(iteration, blankToNull(parsed.thought()), calls);
-      if (handled.finished) {
+      if (handled.finished && control == null) {
         return TurnEnd.FINISHED;
       }
       List<String> names = new ArrayList<>();
@@ -258,6 +308,9 @@ public final class ReactReasoning {
         outputs.add(o == null ? "" : o.output());
       }
       messages.add(ChatTurn.user(ReactPrompts.textObservation(names, outputs)));
+      if (handled.finished) {
+        return TurnEnd.FINISHED;
+      }
       return handled.repeated ? TurnEnd.REPEATED : TurnEnd.CONTINUE;
     }
 
@@ -305,6 +358,10 @@ public final class ReactReasoning {
           immediate = rejected(call, ReactPrompts.repeatedCall(call.name(), options.repeatLimit()));
         } else if (!call.valid()) {
           immediate = rejected(call, call.error());
+        } else if (control != null && control.handles(call.name())) {
+          ToolOutcome handledHere = control.handle(call);
+          immediate = new ToolOutcome(call.id(), call.name(), compress(handledHere.output()),
+              handledHere.error());
         } else if (!tools.contains(call.name())) {
           // Only the text format gets here: the LLM activity already rejects unknown native calls.
           immediate = rejected(call, ReactPrompts.unknownTool(call.name(), tools));
@@ -332,6 +389,9 @@ public final class ReactReasoning {
       if (finishAnswer != null || worldAction) {
         handled.finished = true;
         answer = finishAnswer != null ? finishAnswer : thought == null ? "" : thought.strip();
+      } else if (control != null && control.turnEnd() != null) {
+        handled.finished = true;
+        answer = control.turnEnd();
       }
       return handled;
     }

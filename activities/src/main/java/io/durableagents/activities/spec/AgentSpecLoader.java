@@ -1,0 +1,360 @@
+package io.durableagents.activities.spec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.durableagents.workflows.autonomous.AgentSpec;
+import io.durableagents.workflows.autonomous.ReasoningPattern;
+import io.durableagents.workflows.autonomous.TodoList;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Reads an agent spec from YAML (InitRunner's format) and validates it into the {@link AgentSpec} an
+ * {@code AutonomousAgent} run takes: every error names the field and the allowed values, and comes
+ * before anything runs. Sub-agents' {@code role_file}s are read here, relative to the spec's
+ * directory, and inlined: the worker never sees a path.
+ *
+ * <p>The pattern is auto-detected when {@code reasoning.pattern} is unset and {@code
+ * reasoning.auto_detect} is true (the default), as InitRunner does: a todo tool and an {@code
+ * autonomy} section give {@code todo_driven}; {@code reflection_rounds > 0} (or {@code
+ * reflection_dimensions}) gives {@code reflexion}; anything else {@code react}.
+ *
+ * <pre>{@code
+ * AgentSpec spec = AgentSpecLoader.load(Path.of("examples/todo-calculator.yaml"));
+ * }</pre>
+ */
+public final class AgentSpecLoader {
+  /** Tool types a spec may list. */
+  public static final List<String> TOOL_TYPES = List.of("think", "todo", "spawn", "calculator", "read_file");
+
+  /** How deep role files may include role files (a guard against a file that includes itself). */
+  static final int MAX_ROLE_FILE_NESTING = 8;
+
+  private static final YAMLMapper YAML = new YAMLMapper();
+
+  private AgentSpecLoader() {}
+
+  /**
+   * Loads and validates the spec in {@code file}.
+   *
+   * @throws AgentSpecException naming the field at fault and the allowed values
+   */
+  public static AgentSpec load(Path file) {
+    return load(file, 0);
+  }
+
+  private static AgentSpec load(Path file, int nesting) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new AgentSpecException(file.toString(), "cannot read the spec: " + e.getMessage());
+    }
+    return parse(text, file.toAbsolutePath().getParent(), nesting);
+  }
+
+  /**
+   * Parses and validates a spec; {@code baseDirectory} resolves sub-agents' role files.
+   *
+   * @throws AgentSpecException naming the field at fault and the allowed values
+   */
+  public static AgentSpec parse(String yaml, Path baseDirectory) {
+    return parse(yaml, baseDirectory, 0);
+  }
+
+  private static AgentSpec parse(String yaml, Path baseDirectory, int nesting) {
+    JsonNode root;
+    try {
+      root = YAML.readTree(yaml);
+    } catch (IOException e) {
+      throw new AgentSpecException("(document)", "not valid YAML: " + e.getMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw new AgentSpecException("(document)", "a spec is a mapping with apiVersion, kind, metadata and spec");
+    }
+    allowOnly(root, "", "apiVersion", "kind", "metadata", "spec");
+    String kind = text(root, "kind", "Agent");
+    if (!kind.equals("Agent")) {
+      throw new AgentSpecException("kind", "'" + kind + "' is not one of: Agent");
+    }
+    JsonNode metadata = root.path("metadata");
+    allowOnly(metadata, "metadata", "name", "description");
+    String name = text(metadata, "name", "agent");
+    String description = text(metadata, "description", null);
+    JsonNode spec = root.path("spec");
+    if (!spec.isObject()) {
+      throw new AgentSpecException("spec", "missing: the spec section holds role, model, tools, reasoning and guardrails");
+    }
+    allowOnly(spec, "spec", "role", "model", "tools", "reasoning", "autonomy", "guardrails");
+    String role = text(spec, "role", null);
+
+    String model = "rules";
+    Double temperature = null;
+    JsonNode m = spec.path("model");
+    if (m.isTextual()) {
+      model = m.asText().strip();
+    } else if (m.isObject()) {
+      allowOnly(m, "spec.model", "provider", "name", "temperature", "thinking");
+      if (m.has("thinking")) {
+        throw new AgentSpecException("spec.model.thinking",
+            "not supported by Durable Agents yet; remove it (allowed fields: provider, name, temperature)");
+      }
+      String provider = text(m, "provider", "rules");
+      String modelName = text(m, "name", null);
+      model = provider.equals("rules") || modelName == null ? provider : provider + ":" + modelName;
+      if (m.has("temperature")) {
+        temperature = number(m, "spec.model.temperature", 0, 2);
+      }
+    } else if (!m.isMissingNode()) {
+      throw new AgentSpecException("spec.model", "a model reference (\"openai:gpt-4o-mini\") or {provider, name}");
+    }
+
+    checkModel("spec.model", model);
+
+    AgentSpec.Think think = null;
+    AgentSpec.Todo todo = null;
+    AgentSpec.Spawn spawn = null;
+    List<String> external = new ArrayList<>();
+    JsonNode tools = spec.path("tools");
+    if (!tools.isMissingNode() && !tools.isArray()) {
+      throw new AgentSpecException("spec.tools", "a list of {type: ...}; types: " + String.join(", ", TOOL_TYPES));
+    }
+    for (int i = 0; i < tools.size(); i++) {
+      JsonNode t = tools.get(i);
+      String at = "spec.tools[" + i + "]";
+      String type = text(t, "type", "");
+      switch (type) {
+        case "think":
+          allowOnly(t, at, "type", "critique", "max_thoughts");
+          think = new AgentSpec.Think(bool(t, "critique", false),
+              integer(t, at + ".max_thoughts", "max_thoughts", AgentSpec.Think.DEFAULT_MAX_THOUGHTS, 1, 200));
+          break;
+        case "todo":
+          allowOnly(t, at, "type", "max_items", "shared", "shared_path");
+          if (bool(t, "shared", false)) {
+            throw new AgentSpecException(at + ".shared", "shared todo lists are not supported; allowed: false");
+          }
+          todo = new AgentSpec.Todo(integer(t, at + ".max_items", "max_items", TodoList.DEFAULT_MAX_ITEMS, 1, 100));
+          break;
+        case "spawn":
+          allowOnly(t, at, "type", "max_concurrent", "max_depth", "timeout_seconds", "agents");
+          spawn = spawn(t, at, baseDirectory, nesting);
+          break;
+        case "calculator":
+        case "read_file":
+          allowOnly(t, at, "type");
+          external.add(type);
+          break;
+        default:
+          throw new AgentSpecException(at + ".type", "'" + type + "' is not one of: " + String.join(", ", TOOL_TYPES));
+      }
+    }
+
+    JsonNode autonomy = spec.path("autonomy");
+    allowOnly(autonomy, "spec.autonomy", "max_plan_steps");
+    if (autonomy.has("max_plan_steps") && todo != null) {
+      // A plan is the todo list: max_plan_steps caps it as max_items does.
+      int steps = integer(autonomy, "spec.autonomy.max_plan_steps", "max_plan_steps", 20, 1, 100);
+      todo = new AgentSpec.Todo(Math.min(todo.maxItems(), steps));
+    }
+
+    JsonNode r = spec.path("reasoning");
+    allowOnly(r, "spec.reasoning", "pattern", "auto_plan", "reflection_rounds", "reflection_dimensions",
+        "success_criteria", "auto_detect");
+    List<AgentSpec.Dimension> dimensions = null;
+    JsonNode dims = r.path("reflection_dimensions");
+    if (!dims.isMissingNode() && !dims.isNull()) {
+      if (!dims.isArray() || dims.isEmpty() || dims.size() > 3) {
+        throw new AgentSpecException("spec.reasoning.reflection_dimensions", "1 to 3 {name, prompt} entries");
+      }
+      dimensions = new ArrayList<>();
+      for (int i = 0; i < dims.size(); i++) {
+        String at = "spec.reasoning.reflection_dimensions[" + i + "]";
+        allowOnly(dims.get(i), at, "name", "prompt");
+        String dn = text(dims.get(i), "name", null);
+        String dp = text(dims.get(i), "prompt", null);
+        if (dn == null || dn.isBlank() || dp == null || dp.isBlank()) {
+          throw new AgentSpecException(at, "needs a name and a prompt");
+        }
+        dimensions.add(new AgentSpec.Dimension(dn.strip(), dp.strip()));
+      }
+    }
+    int rounds = integer(r, "spec.reasoning.reflection_rounds", "reflection_rounds",
+        dimensions == null ? 0 : dimensions.size(), 0, 3);
+    List<String> criteria = null;
+    JsonNode sc = r.path("success_criteria");
+    if (!sc.isMissingNode() && !sc.isNull()) {
+      if (!sc.isArray() || sc.isEmpty() || sc.size() > 10) {
+        throw new AgentSpecException("spec.reasoning.success_criteria", "1 to 10 criteria when given");
+      }
+      criteria = new ArrayList<>();
+      for (JsonNode c : sc) {
+        criteria.add(c.asText().strip());
+      }
+    } else if (dimensions != null) {
+      criteria = dimensions.stream().map(AgentSpec.Dimension::name).toList();
+    }
+    ReasoningPattern pattern;
+    if (r.hasNonNull("pattern")) {
+      try {
+        pattern = ReasoningPattern.parse(r.get("pattern").asText());
+      } catch (IllegalArgumentException e) {
+        throw new AgentSpecException("spec.reasoning.pattern", e.getMessage());
+      }
+    } else if (!bool(r, "auto_detect", true)) {
+      pattern = ReasoningPattern.REACT;
+    } else if (todo != null && spec.has("autonomy")) {
+      pattern = ReasoningPattern.TODO_DRIVEN;
+    } else if (rounds > 0) {
+      pattern = ReasoningPattern.REFLEXION;
+    } else {
+      pattern = ReasoningPattern.REACT;
+    }
+    if ((pattern == ReasoningPattern.TODO_DRIVEN || pattern == ReasoningPattern.PLAN_EXECUTE) && todo == null) {
+      throw new AgentSpecException("spec.reasoning.pattern", pattern.label()
+          + " needs a todo tool: add {type: todo} to spec.tools, or use one of: react, reflexion");
+    }
+    if (pattern == ReasoningPattern.REFLEXION && rounds == 0) {
+      throw new AgentSpecException("spec.reasoning.reflection_rounds",
+          "reflexion needs reflection_rounds from 1 to 3 (or reflection_dimensions), was 0");
+    }
+    AgentSpec.Reasoning reasoning = new AgentSpec.Reasoning(pattern, bool(r, "auto_plan", false),
+        pattern == ReasoningPattern.REFLEXION ? rounds : 0, dimensions,
+        pattern == ReasoningPattern.REFLEXION ? criteria : null);
+
+    JsonNode g = spec.path("guardrails");
+    allowOnly(g, "spec.guardrails", "max_iterations", "autonomous_token_budget", "timeout_seconds");
+    int maxIterations = integer(g, "spec.guardrails.max_iterations", "max_iterations",
+        AgentSpec.Guardrails.DEFAULT_MAX_ITERATIONS, 1, 10_000);
+    Long budget = g.hasNonNull("autonomous_token_budget")
+        ? (long) integer(g, "spec.guardrails.autonomous_token_budget", "autonomous_token_budget", 0, 1,
+            Integer.MAX_VALUE) : null;
+    Integer timeout = g.hasNonNull("timeout_seconds")
+        ? integer(g, "spec.guardrails.timeout_seconds", "timeout_seconds", 0, 1, 7 * 24 * 3600) : null;
+    return new AgentSpec(name, description, role, model, temperature, think, todo, spawn, external,
+        reasoning, new AgentSpec.Guardrails(maxIterations, budget, timeout));
+  }
+
+  private static AgentSpec.Spawn spawn(JsonNode t, String at, Path baseDirectory, int nesting) {
+    int maxConcurrent = integer(t, at + ".max_concurrent", "max_concurrent",
+        AgentSpec.Spawn.DEFAULT_MAX_CONCURRENT, 1, 16);
+    int maxDepth = integer(t, at + ".max_depth", "max_depth", AgentSpec.Spawn.DEFAULT_MAX_DEPTH, 1, 10);
+    int timeout = integer(t, at + ".timeout_seconds", "timeout_seconds",
+        AgentSpec.Spawn.DEFAULT_TIMEOUT_SECONDS, 1, 24 * 3600);
+    JsonNode agents = t.path("agents");
+    if (!agents.isArray() || agents.isEmpty()) {
+      throw new AgentSpecException(at + ".agents", "required: a list of {name, description, role_file | spec}");
+    }
+    List<AgentSpec.SubAgent> subAgents = new ArrayList<>();
+    for (int i = 0; i < agents.size(); i++) {
+      JsonNode a = agents.get(i);
+      String aat = at + ".agents[" + i + "]";
+      allowOnly(a, aat, "name", "description", "role_file", "spec", "url");
+      String name = text(a, "name", null);
+      if (name == null || name.isBlank()) {
+        throw new AgentSpecException(aat + ".name", "required");
+      }
+      if (a.has("url")) {
+        throw new AgentSpecException(aat + ".url", "remote agents are not supported; use role_file or spec");
+      }
+      AgentSpec sub;
+      if (a.hasNonNull("role_file")) {
+        if (nesting >= MAX_ROLE_FILE_NESTING) {
+          throw new AgentSpecException(aat + ".role_file", "role files nest deeper than " + MAX_ROLE_FILE_NESTING);
+        }
+        Path file = (baseDirectory == null ? Path.of(".") : baseDirectory).resolve(a.get("role_file").asText());
+        try {
+          sub = load(file, nesting + 1);
+        } catch (AgentSpecException e) {
+          throw new AgentSpecException(aat + ".role_file (" + file.getFileName() + ") " + e.field(),
+              e.getMessage().substring(e.field().length() + 2));
+        }
+      } else if (a.has("spec")) {
+        sub = parse(inline(a), baseDirectory, nesting + 1);
+      } else {
+        throw new AgentSpecException(aat, "needs role_file (a spec file) or spec (inline)");
+      }
+      subAgents.add(new AgentSpec.SubAgent(name.strip(), text(a, "description", sub.description()), sub));
+    }
+    return new AgentSpec.Spawn(maxConcurrent, maxDepth, timeout, subAgents);
+  }
+
+  /** An inline sub-agent as a document of its own ({@code metadata.name} from its entry). */
+  private static String inline(JsonNode entry) {
+    var doc = YAML.createObjectNode();
+    doc.putObject("metadata").put("name", entry.path("name").asText());
+    doc.set("spec", entry.get("spec"));
+    try {
+      return YAML.writeValueAsString(doc);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Checks a model reference: {@code rules}, or a provider and a model name.
+   *
+   * @throws AgentSpecException naming {@code field} and the allowed forms
+   */
+  public static void checkModel(String field, String model) {
+    if (!model.equals("rules") && !model.matches("(openai|anthropic|ollama):.+")) {
+      throw new AgentSpecException(field, "'" + model
+          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>");
+    }
+  }
+
+  private static void allowOnly(JsonNode node, String at, String... allowed) {
+    if (node == null || !node.isObject()) {
+      return;
+    }
+    List<String> names = List.of(allowed);
+    Iterator<String> fields = node.fieldNames();
+    while (fields.hasNext()) {
+      String f = fields.next();
+      if (!names.contains(f)) {
+        throw new AgentSpecException(at.isEmpty() ? f : at + "." + f,
+            "not a field here; allowed: " + String.join(", ", names));
+      }
+    }
+  }
+
+  private static String text(JsonNode node, String field, String otherwise) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? otherwise : v.asText();
+  }
+
+  private static boolean bool(JsonNode node, String field, boolean otherwise) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      return otherwise;
+    }
+    if (!v.isBoolean()) {
+      throw new AgentSpecException(field, "'" + v.asText() + "' is not one of: true, false");
+    }
+    return v.asBoolean();
+  }
+
+  private static int integer(JsonNode node, String at, String field, int otherwise, int min, int max) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      return otherwise;
+    }
+    if (!v.canConvertToInt() || !v.isIntegralNumber() || v.asInt() < min || v.asInt() > max) {
+      throw new AgentSpecException(at, "'" + v.asText() + "' is not an integer from " + min + " to " + max);
+    }
+    return v.asInt();
+  }
+
+  private static double number(JsonNode node, String at, double min, double max) {
+    JsonNode v = node.get(at.substring(at.lastIndexOf('.') + 1));
+    if (!v.isNumber() || v.asDouble() < min || v.asDouble() > max) {
+      throw new AgentSpecException(at, "'" + v.asText() + "' is not a number from " + min + " to " + max);
+    }
+    return v.asDouble();
+  }
+
+}

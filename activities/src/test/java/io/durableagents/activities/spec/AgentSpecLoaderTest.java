@@ -1,0 +1,109 @@
+package io.durableagents.activities.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durableagents.workflows.autonomous.AgentSpec;
+import io.durableagents.workflows.autonomous.ReasoningPattern;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AgentSpecLoaderTest {
+  private static final Path EXAMPLES = Path.of("..", "examples");
+
+  private static AgentSpec parse(String spec) {
+    return AgentSpecLoader.parse("metadata:\n  name: t\nspec:\n" + spec, EXAMPLES);
+  }
+
+  private static void rejected(String spec, String field, String... mentions) {
+    AgentSpecException e = assertThrows(AgentSpecException.class, () -> parse(spec));
+    assertEquals(field, e.field(), e.getMessage());
+    for (String m : mentions) {
+      assertTrue(e.getMessage().contains(m), e.getMessage());
+    }
+  }
+
+  @Test
+  void theExamplesLoadWithTheirDefaults() {
+    AgentSpec todo = AgentSpecLoader.load(EXAMPLES.resolve("todo-calculator.yaml"));
+    assertEquals(ReasoningPattern.TODO_DRIVEN, todo.reasoning().pattern(), "auto-detected");
+    assertEquals(10, todo.todo().maxItems(), "max_plan_steps caps the list");
+    assertEquals(50, todo.think().maxThoughts());
+    assertTrue(todo.think().critique());
+    assertEquals(List.of("calculator"), todo.tools());
+    assertEquals(100000L, todo.guardrails().tokenBudget());
+    AgentSpec lead = AgentSpecLoader.load(EXAMPLES.resolve("research-lead.yaml"));
+    assertEquals(ReasoningPattern.REFLEXION, lead.reasoning().pattern());
+    assertEquals(List.of("correctness", "completeness"), lead.reasoning().successCriteria());
+    assertEquals(2, lead.spawn().maxConcurrent());
+    assertEquals("calculator-agent", lead.spawn().agents().get(0).spec().name(), "role file inlined");
+    assertEquals(ReasoningPattern.PLAN_EXECUTE,
+        AgentSpecLoader.load(EXAMPLES.resolve("plan-execute.yaml")).reasoning().pattern());
+  }
+
+  @Test
+  void autoDetectionFollowsTheReference() {
+    assertEquals(ReasoningPattern.REACT, parse("  tools:\n    - type: todo\n").reasoning().pattern(),
+        "a todo tool without autonomy is react");
+    assertEquals(ReasoningPattern.TODO_DRIVEN,
+        parse("  tools:\n    - type: todo\n  autonomy:\n    max_plan_steps: 5\n").reasoning().pattern());
+    AgentSpec reflexion = parse("  reasoning:\n    reflection_rounds: 2\n");
+    assertEquals(ReasoningPattern.REFLEXION, reflexion.reasoning().pattern());
+    assertEquals(List.of(), reflexion.reasoning().successCriteria(), "no judge without criteria");
+    AgentSpec dims = parse("  reasoning:\n    reflection_dimensions:\n      - name: accuracy\n"
+        + "        prompt: Check the numbers.\n");
+    assertEquals(ReasoningPattern.REFLEXION, dims.reasoning().pattern());
+    assertEquals(1, dims.reasoning().reflectionRounds());
+    assertEquals(List.of("accuracy"), dims.reasoning().successCriteria(), "derived from dimension names");
+    assertEquals(ReasoningPattern.REACT, parse("  tools:\n    - type: todo\n  autonomy: {}\n"
+        + "  reasoning:\n    auto_detect: false\n").reasoning().pattern());
+    assertEquals(ReasoningPattern.TODO_DRIVEN, parse("  tools:\n    - type: todo\n"
+        + "  reasoning:\n    pattern: todo_driven\n    reflection_rounds: 2\n").reasoning().pattern(),
+        "an explicit pattern wins, and todo_driven ignores reflection rounds");
+    AgentSpec defaults = parse("  role: r\n");
+    assertEquals("rules", defaults.model());
+    assertEquals(10, defaults.guardrails().maxIterations());
+    assertNull(defaults.guardrails().tokenBudget());
+    assertEquals("openai:gpt-4o-mini", parse("  model:\n    provider: openai\n    name: gpt-4o-mini\n").model());
+  }
+
+  @Test
+  void errorsNameTheFieldAndTheAllowedValues() {
+    rejected("  reasoning:\n    pattern: todo_driven\n", "spec.reasoning.pattern", "todo tool", "react, reflexion");
+    rejected("  reasoning:\n    pattern: plan_execute\n", "spec.reasoning.pattern", "todo tool");
+    rejected("  reasoning:\n    pattern: reflexion\n", "spec.reasoning.reflection_rounds", "1 to 3", "was 0");
+    rejected("  reasoning:\n    pattern: tree\n", "spec.reasoning.pattern",
+        "react, todo_driven, plan_execute, reflexion");
+    rejected("  reasoning:\n    reflection_rounds: 4\n", "spec.reasoning.reflection_rounds", "0 to 3");
+    rejected("  reasoning:\n    success_criteria: []\n", "spec.reasoning.success_criteria", "1 to 10");
+    rejected("  tools:\n    - type: search\n", "spec.tools[0].type", "think, todo, spawn, calculator, read_file");
+    rejected("  tools:\n    - type: think\n      max_thoughts: 500\n", "spec.tools[0].max_thoughts", "1 to 200");
+    rejected("  tools:\n    - type: todo\n      max_items: 0\n", "spec.tools[0].max_items", "1 to 100");
+    rejected("  tools:\n    - type: todo\n      shared: true\n", "spec.tools[0].shared", "false");
+    rejected("  tools:\n    - type: spawn\n", "spec.tools[0].agents", "required");
+    rejected("  tools:\n    - type: spawn\n      max_concurrent: 17\n      agents: [{name: a, spec: {}}]\n",
+        "spec.tools[0].max_concurrent", "1 to 16");
+    rejected("  tools:\n    - type: spawn\n      agents: [{name: a, url: 'http://x'}]\n",
+        "spec.tools[0].agents[0].url", "role_file");
+    rejected("  guardrails:\n    max_iterations: 0\n", "spec.guardrails.max_iterations", "from 1");
+    rejected("  guardrails:\n    autonomous_token_budget: -5\n", "spec.guardrails.autonomous_token_budget");
+    rejected("  model: gpt\n", "spec.model", "rules, openai:<model>, anthropic:<model>, ollama:<model>");
+    rejected("  reasonning: {}\n", "spec.reasonning", "allowed: role, model, tools, reasoning, autonomy, guardrails");
+    rejected("  model:\n    provider: openai\n    name: o3-mini\n    thinking: high\n", "spec.model.thinking");
+  }
+
+  @Test
+  void inlineSubAgentsAreSpecsOfTheirOwn() {
+    AgentSpec spec = parse("  tools:\n    - type: spawn\n      max_depth: 2\n      agents:\n"
+        + "        - name: helper\n          description: helps\n          spec:\n            tools:\n"
+        + "              - type: calculator\n");
+    AgentSpec.SubAgent helper = spec.spawn().agents().get(0);
+    assertEquals("helper", helper.name());
+    assertEquals(List.of("calculator"), helper.spec().tools());
+    assertEquals(2, spec.spawn().maxDepth());
+    assertEquals(300, spec.spawn().timeoutSeconds());
+  }
+}
