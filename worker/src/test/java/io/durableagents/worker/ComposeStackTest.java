@@ -1,0 +1,71 @@
+package io.durableagents.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.durableagents.workflows.SearchAttributes;
+import io.temporal.common.SearchAttributeKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The compose stack holds together: no Docker engine is needed to check that the worker is built from
+ * a Dockerfile that exists, talks to the stack's Temporal, serves metrics where Prometheus scrapes them,
+ * that the search attributes the workflows set are the ones the stack registers, and that every file
+ * the stack mounts exists. (Starting it needs {@code docker compose up}; see the README.)
+ */
+class ComposeStackTest {
+  private static final Path ROOT = Path.of("..");
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  @Test
+  void theWorkerPrometheusAndTheSearchAttributesFitTogether() throws Exception {
+    JsonNode compose = YAML.readTree(ROOT.resolve("docker-compose.yml").toFile());
+    JsonNode services = compose.path("services");
+    for (String service : List.of("postgresql", "temporal", "temporal-ui", "worker", "prometheus")) {
+      assertTrue(services.has(service), "no service " + service + " in " + services.fieldNames());
+    }
+
+    JsonNode worker = services.path("worker");
+    assertTrue(Files.exists(ROOT.resolve(worker.path("build").path("dockerfile").asText())), "worker Dockerfile");
+    assertEquals("temporal:7233", worker.path("environment").path("TEMPORAL_ADDRESS").asText());
+    String metricsPort = worker.path("environment").path(WorkerSettings.METRICS_PORT).asText();
+    assertTrue(metricsPort.matches("\\d+"), "the worker serves metrics: " + worker);
+    assertTrue(worker.path("environment").path("OPENAI_API_KEY").asText().startsWith("${"),
+        "keys come from the host's environment, never from the file");
+
+    JsonNode prometheus = YAML.readTree(ROOT.resolve("deploy/prometheus/prometheus.yml").toFile());
+    String target = prometheus.path("scrape_configs").path(0).path("static_configs").path(0).path("targets")
+        .path(0).asText();
+    assertEquals("worker:" + metricsPort, target);
+
+    for (JsonNode service : services) {
+      for (JsonNode volume : service.path("volumes")) {
+        String source = volume.asText().split(":")[0];
+        if (source.startsWith("./")) {
+          assertTrue(Files.exists(ROOT.resolve(source)), "mounted " + source + " exists");
+        }
+      }
+    }
+
+    String script = Files.readString(ROOT.resolve("deploy/scripts/create-namespace.sh"));
+    List<String> expected = new ArrayList<>();
+    for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
+      String type = key.getValueType().name();
+      String cli = type.equals("INDEXED_VALUE_TYPE_KEYWORD") ? "Keyword"
+          : type.equals("INDEXED_VALUE_TYPE_INT") ? "Int"
+          : type.substring("INDEXED_VALUE_TYPE_".length()).toLowerCase(Locale.ROOT);
+      expected.add(key.getName() + ":" + cli);
+    }
+    for (String attribute : expected) {
+      assertTrue(script.contains(attribute), "the stack registers " + attribute + ": " + script);
+    }
+  }
+}
