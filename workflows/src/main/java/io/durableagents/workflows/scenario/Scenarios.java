@@ -1,10 +1,13 @@
 package io.durableagents.workflows.scenario;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.Json;
 import io.durableagents.workflows.simulation.ScenarioWorld;
 import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
+import io.durableagents.workflows.simulation.epstein.EpsteinSnapshot;
 import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
 import java.util.List;
 
@@ -61,6 +64,17 @@ public final class Scenarios {
     if (EpsteinScenario.NAME.equals(input.scenario())) {
       EpsteinParameters p = input.epstein() == null ? EpsteinParameters.DEFAULTS : input.epstein();
       return EpsteinWorld.create(p, random);
+    }
+    throw unknown(input.scenario());
+  }
+
+  /**
+   * The world of {@code input}'s scenario as {@link ScenarioWorld#snapshot()} took it, read back from
+   * its JSON tree (how it travels in a continued run's input).
+   */
+  public static ScenarioWorld restoreWorld(SimulationInput input, JsonNode snapshot) {
+    if (EpsteinScenario.NAME.equals(input.scenario())) {
+      return EpsteinWorld.restore(Json.MAPPER.convertValue(snapshot, EpsteinSnapshot.class));
     }
     throw unknown(input.scenario());
   }

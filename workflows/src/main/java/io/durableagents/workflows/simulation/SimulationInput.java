@@ -3,6 +3,7 @@ package io.durableagents.workflows.simulation;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.memory.MemoryOptions;
 import io.durableagents.workflows.scenario.Scenarios;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import java.util.Map;
@@ -20,6 +21,10 @@ import java.util.Map;
  *     #DEFAULT_MAX_CONCURRENT_AGENTS})
  * @param searchAttributes whether to set the {@link io.durableagents.workflows.SearchAttributes}
  *     (only when they are registered on the namespace; default false)
+ * @param continueAsNewEvery continue as new after this many steps in one run (default {@link
+ *     #DEFAULT_CONTINUE_AS_NEW_EVERY}), or earlier when Temporal suggests it
+ * @param memory how agents remember (default: no memory)
+ * @param state where a continued run resumes (set by continue-as-new; null for a new simulation)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -31,9 +36,13 @@ public record SimulationInput(
     AgentOptions agentOptions,
     Map<String, AgentOptions> roleOptions,
     Integer maxConcurrentAgents,
-    Boolean searchAttributes) {
+    Boolean searchAttributes,
+    Integer continueAsNewEvery,
+    MemoryOptions memory,
+    SimulationState state) {
 
   public static final int DEFAULT_MAX_CONCURRENT_AGENTS = 100;
+  public static final int DEFAULT_CONTINUE_AS_NEW_EVERY = 100;
 
   public SimulationInput {
     agentOptions = agentOptions == null ? AgentOptions.defaults() : agentOptions;
@@ -41,6 +50,17 @@ public record SimulationInput(
     maxConcurrentAgents =
         maxConcurrentAgents == null ? DEFAULT_MAX_CONCURRENT_AGENTS : maxConcurrentAgents;
     searchAttributes = searchAttributes != null && searchAttributes;
+    continueAsNewEvery =
+        continueAsNewEvery == null ? DEFAULT_CONTINUE_AS_NEW_EVERY : continueAsNewEvery;
+    memory = memory == null ? MemoryOptions.NONE : memory;
+  }
+
+  /** The input with search attributes, before continue-as-new and memory existed. */
+  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
+      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
+      Boolean searchAttributes) {
+    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
+        searchAttributes, null, null, null);
   }
 
   /** The input as before, without search attributes (the common case). */
@@ -52,7 +72,25 @@ public record SimulationInput(
   /** This input with {@code searchAttributes} set. */
   public SimulationInput withSearchAttributes(boolean on) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, on);
+        maxConcurrentAgents, on, continueAsNewEvery, memory, state);
+  }
+
+  /** This input with {@code continueAsNewEvery} set. */
+  public SimulationInput withContinueAsNewEvery(int steps) {
+    return new SimulationInput(scenario, this.steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, steps, memory, state);
+  }
+
+  /** This input with {@code memory} set. */
+  public SimulationInput withMemory(MemoryOptions memory) {
+    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state);
+  }
+
+  /** This input carrying {@code state}: the input of the run that continues as new. */
+  public SimulationInput withState(SimulationState state) {
+    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state);
   }
 
   /** The options of agents with {@code role}. */
@@ -74,5 +112,10 @@ public record SimulationInput(
       throw new IllegalArgumentException(
           "maxConcurrentAgents must be >= 1, was " + maxConcurrentAgents);
     }
+    if (continueAsNewEvery < 1) {
+      throw new IllegalArgumentException(
+          "continueAsNewEvery must be >= 1, was " + continueAsNewEvery);
+    }
+    memory.validate();
   }
 }
