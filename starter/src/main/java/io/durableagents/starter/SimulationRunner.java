@@ -76,8 +76,7 @@ final class SimulationRunner {
 
   /** Follows a run with a progress bar: steps done, agents, LLM calls and tokens so far. */
   SimulationResult followWithBar(String workflowId) throws InterruptedException {
-    WorkflowStub stub = client.newUntypedWorkflowStub(workflowId);
-    CompletableFuture<SimulationResult> result = stub.getResultAsync(SimulationResult.class);
+    ResultWatch result = new ResultWatch(workflowId);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
     try (ProgressBar bar = new ProgressBarBuilder()
         .setTaskName(shortName(workflowId))
@@ -99,6 +98,7 @@ final class SimulationRunner {
         } catch (TimeoutException e) {
           try {
             SimulationProgress p = typed.progress();
+            result.seen(p);
             bar.maxHint(p.totalSteps());
             bar.stepTo(p.step());
             bar.setExtraMessage(extra(-1, p.agents(), p.llmCalls(), p.usage().total(),
@@ -111,6 +111,43 @@ final class SimulationRunner {
           throw cause instanceof RuntimeException ? (RuntimeException) cause : new RuntimeException(cause);
         }
       }
+    }
+  }
+
+  /**
+   * The result of a run, waited for: a long poll on the workflow id, started again whenever the run
+   * has continued as new or finished since (a poll that began in an earlier run is not trusted to
+   * follow the chain of runs).
+   */
+  private final class ResultWatch {
+    private final String workflowId;
+    private CompletableFuture<SimulationResult> future;
+    private int runs = -1;
+    private boolean done;
+
+    ResultWatch(String workflowId) {
+      this.workflowId = workflowId;
+      this.future = poll();
+    }
+
+    private CompletableFuture<SimulationResult> poll() {
+      WorkflowStub stub = client.newUntypedWorkflowStub(workflowId);
+      return stub.getResultAsync(SimulationResult.class);
+    }
+
+    SimulationResult get(long timeout, TimeUnit unit)
+        throws InterruptedException, java.util.concurrent.ExecutionException, TimeoutException {
+      return future.get(timeout, unit);
+    }
+
+    /** Polls again when the run has moved to a new workflow run or finished since the poll began. */
+    void seen(SimulationProgress p) {
+      if ((runs >= 0 && p.runs() != runs) || (p.done() && !done)) {
+        future.cancel(true);
+        future = poll();
+      }
+      runs = p.runs();
+      done = p.done();
     }
   }
 
@@ -145,8 +182,7 @@ final class SimulationRunner {
 
   /** Follows a run until it ends, printing each step's counts; returns its result. */
   SimulationResult follow(String workflowId) throws InterruptedException {
-    WorkflowStub stub = client.newUntypedWorkflowStub(workflowId);
-    CompletableFuture<SimulationResult> result = stub.getResultAsync(SimulationResult.class);
+    ResultWatch result = new ResultWatch(workflowId);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
     int printed = 0;
     int totalSteps = -1;
@@ -159,9 +195,9 @@ final class SimulationRunner {
         steps = done.perStep();
       } catch (TimeoutException e) {
         try {
-          if (totalSteps < 0) {
-            totalSteps = typed.progress().totalSteps();
-          }
+          SimulationProgress p = typed.progress();
+          result.seen(p);
+          totalSteps = p.totalSteps();
           steps = typed.stepsAfter(printed);
         } catch (RuntimeException queryFailed) {
           continue; // no worker has answered yet

@@ -240,6 +240,33 @@ class SimulationEngineTest {
     assertFalse(told.isEmpty());
   }
 
+  @Test
+  void agentStepsRunInParallelUpToTheLimitAndLlmCallsGoToTheirOwnRateLimitedQueue() {
+    start(new RecordingChatModel(new RulesChatModel()));
+    SimulationInput in = new SimulationInput("epstein", 2, 5, EpsteinParameters.DEFAULTS.withAgents(8, 2),
+        options(Strategy.COT, 1), Map.of(), 3);
+    stub("window").run(in);
+    int running = 0;
+    int most = 0;
+    for (var e : env.getWorkflowClient().fetchHistory("window").getEvents()) {
+      if (e.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
+        most = Math.max(most, ++running);
+      } else if (e.getEventType() == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED) {
+        running--;
+      }
+    }
+    assertEquals(3, most, "at most maxConcurrentAgents agent steps at once, and that many used");
+
+    io.temporal.worker.WorkerOptions.Builder llm = io.temporal.worker.WorkerOptions.newBuilder();
+    io.temporal.worker.WorkerOptions.Builder agents = io.temporal.worker.WorkerOptions.newBuilder();
+    DurableAgentsPlugin limited = DurableAgentsPlugin.newBuilder()
+        .configureFromEnvironment(Map.of("DURABLE_AGENTS_LLM_RATE_LIMIT", "2.5")).build();
+    limited.configureWorker(TaskQueues.LLM, llm);
+    limited.configureWorker(TaskQueues.AGENTS, agents);
+    assertEquals(2.5, llm.build().getMaxTaskQueueActivitiesPerSecond());
+    assertEquals(0.0, agents.build().getMaxTaskQueueActivitiesPerSecond(), "workflows and tools: no cap");
+  }
+
   // --- memory
 
   private AgentMemory memoryOf(String simulation, String agent) {
