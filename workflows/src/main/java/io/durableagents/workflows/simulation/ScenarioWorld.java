@@ -50,7 +50,8 @@ public interface ScenarioWorld {
    * The outcomes of this step's actions for agents other than the actor (a message spoken with {@code
    * speak_to}, a sale to a buyer), gathered since the last call and removed by this call. The
    * simulation calls it once per step, after it has applied every action and before {@link #endStep},
-   * and appends each text, in list order, to the recipient's memory as one entry; recipients are
+   * and appends each text, in list order, to the recipient's memory as one entry and to its next
+   * observation ({@code self_state.messages}, so that agents without memory hear it too); recipients are
    * agent ids of this world. Texts say who acted ({@code "buyer-2 says: ..."}), since the recipient
    * sees nothing else of the actor. The map's iteration order must be deterministic (a {@link
    * java.util.LinkedHashMap} or {@link java.util.TreeMap}). The default delivers nothing.

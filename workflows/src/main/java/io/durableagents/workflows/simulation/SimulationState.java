@@ -30,6 +30,7 @@ import java.util.Map;
  * @param stopRequested whether a stop was asked for
  * @param runs how many runs this simulation has had before the next one (1 after the first
  *     continue-as-new)
+ * @param pendingMessages messages other agents sent, by recipient, for its next observation
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -48,12 +49,14 @@ public record SimulationState(
     PlanCounts planCounts,
     boolean paused,
     boolean stopRequested,
-    int runs) {
+    int runs,
+    Map<String, List<String>> pendingMessages) {
 
   public SimulationState {
     plans = plans == null ? Map.of() : plans;
     memories = memories == null ? Map.of() : memories;
     lastResults = lastResults == null ? Map.of() : lastResults;
+    pendingMessages = pendingMessages == null ? Map.of() : pendingMessages;
     perStep = perStep == null ? List.of() : perStep;
     usage = usage == null ? TokenUsage.ZERO : usage;
     planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;

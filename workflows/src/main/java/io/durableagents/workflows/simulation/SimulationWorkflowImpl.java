@@ -47,6 +47,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   /** The key under which an agent's observation carries the outcomes of its last actions. */
   public static final String LAST_ACTION_RESULTS = "last_action_results";
 
+  /** The key under which an agent's observation carries the messages other agents sent it. */
+  public static final String MESSAGES = "messages";
+
   private SimulationInput input;
   private int step;
   private int agentCount;
@@ -60,6 +63,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private final Map<String, Plan> plans = new HashMap<>();
   private final Map<String, AgentMemory> memories = new HashMap<>();
   private final Map<String, List<String>> lastResults = new HashMap<>();
+  private final Map<String, List<String>> pendingMessages = new HashMap<>();
   private Map<String, Integer> counts = Map.of();
   private final List<StepCounts> perStep = new ArrayList<>();
   private boolean done;
@@ -132,7 +136,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     Map<String, AgentStepInput> inputs = new LinkedHashMap<>();
     for (String id : actors) {
       String role = world.roleOf(id);
-      Observation seen = withLastResults(world.observe(id, current), lastResults.remove(id));
+      Observation seen = withLastResults(world.observe(id, current), lastResults.remove(id),
+          pendingMessages.remove(id));
       inputs.put(id, new AgentStepInput(simulationId, input.scenario(), id, role, seen,
           plans.get(id), world.toolsOf(role), world.worldActions(), input.optionsFor(role),
           memories.get(id)));
@@ -160,6 +165,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       for (String text : m.getValue()) {
         remembered.computeIfAbsent(m.getKey(), k -> new ArrayList<>())
             .add(new MemoryEntry(current, text));
+        pendingMessages.computeIfAbsent(m.getKey(), k -> new ArrayList<>()).add(text);
       }
     }
     remember(memoryKeeper, remembered, current);
@@ -211,7 +217,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return new SimulationState(step, Json.MAPPER.valueToTree(world.snapshot()), random.state(),
         new TreeMap<>(plans), new TreeMap<>(memories), new TreeMap<>(lastResults),
         List.copyOf(perStep), agentSteps, llmCalls, toolCalls, usage, planCounts, paused,
-        stopRequested, previousRuns + 1);
+        stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages));
   }
 
   private void restore(SimulationState s) {
@@ -221,6 +227,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     plans.putAll(s.plans());
     memories.putAll(s.memories());
     lastResults.putAll(s.lastResults());
+    pendingMessages.putAll(s.pendingMessages());
     perStep.addAll(s.perStep());
     agentSteps = s.agentSteps();
     llmCalls = s.llmCalls();
@@ -276,12 +283,21 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return options.strategy().name().toLowerCase(java.util.Locale.ROOT);
   }
 
-  private static Observation withLastResults(Observation o, List<String> lastResults) {
-    if (lastResults == null || lastResults.isEmpty()) {
+  /** The observation with the outcomes of the agent's last actions and the messages sent to it. */
+  private static Observation withLastResults(
+      Observation o, List<String> lastResults, List<String> messages) {
+    boolean results = lastResults != null && !lastResults.isEmpty();
+    boolean received = messages != null && !messages.isEmpty();
+    if (!results && !received) {
       return o;
     }
     Map<String, Object> self = new LinkedHashMap<>(o.selfState());
-    self.put(LAST_ACTION_RESULTS, lastResults);
+    if (results) {
+      self.put(LAST_ACTION_RESULTS, lastResults);
+    }
+    if (received) {
+      self.put(MESSAGES, messages);
+    }
     return new Observation(o.step(), self, o.localState());
   }
 
@@ -336,7 +352,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     String role = world.roleOf(agentId);
     List<String> last = lastResults.get(agentId);
     return new AgentState(agentId, role, world.canAct(agentId),
-        withLastResults(world.observe(agentId, step + 1), last),
+        withLastResults(world.observe(agentId, step + 1), last, pendingMessages.get(agentId)),
         AgentPlanStatus.of(agentId, role, strategyName(input.optionsFor(role)), plans.get(agentId),
             step + 1),
         memories.get(agentId), last == null ? List.of() : last);
