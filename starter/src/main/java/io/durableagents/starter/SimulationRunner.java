@@ -165,12 +165,12 @@ final class SimulationRunner {
     return sb.toString();
   }
 
-  /** 452734 -> 452.7k. */
+  /** 452734 -> 452.7k, 1081700 -> 1.1M. */
   static String compact(long n) {
     if (n < 10_000) {
       return Long.toString(n);
     }
-    if (n < 10_000_000) {
+    if (n < 1_000_000) {
       return String.format(java.util.Locale.ROOT, "%.1fk", n / 1000.0);
     }
     return String.format(java.util.Locale.ROOT, "%.1fM", n / 1_000_000.0);

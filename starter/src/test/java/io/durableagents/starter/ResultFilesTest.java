@@ -77,5 +77,7 @@ class ResultFilesTest {
     assertTrue(text.contains("LLM calls: 148 (2.00 per agent step)"), text);
     assertTrue(text.contains("Tokens: 70000 in, 3285 out (990 per agent step)"), text);
     assertEquals("452.7k", SimulationRunner.compact(452734));
+    assertEquals("1.1M", SimulationRunner.compact(1_081_700));
+    assertEquals("9999", SimulationRunner.compact(9999));
   }
 }
