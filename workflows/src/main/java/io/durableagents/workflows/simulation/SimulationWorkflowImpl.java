@@ -83,7 +83,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     String simulationId = Workflow.getInfo().getWorkflowId();
     if (input.state() == null) {
       random = new SeededRandom(input.seed());
-      world = Scenarios.createWorld(input, random);
+      world = createWorld(input, random);
       checkSelectedTools(world);
       if (input.searchAttributes()) {
         Workflow.upsertTypedSearchAttributes(
@@ -123,6 +123,16 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
         List.copyOf(perStep), counts, agentSteps, llmCalls, toolCalls, usage, planCounts,
         step < input.steps(), previousRuns + 1);
+  }
+
+  /** A new world for {@code input}: the scenario's, from {@link Scenarios}. */
+  protected ScenarioWorld createWorld(SimulationInput input, SeededRandom random) {
+    return Scenarios.createWorld(input, random);
+  }
+
+  /** The world a continued run resumes from, read back from its snapshot. */
+  protected ScenarioWorld restoreWorld(SimulationInput input, JsonNode snapshot) {
+    return Scenarios.restoreWorld(input, snapshot);
   }
 
   /** Runs simulation step {@code current}: observations, agent steps, actions, memory, counts. */
@@ -222,7 +232,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
 
   private void restore(SimulationState s) {
     step = s.step();
-    world = Scenarios.restoreWorld(input, s.world());
+    world = restoreWorld(input, s.world());
     random = new SeededRandom(s.randomState());
     plans.putAll(s.plans());
     memories.putAll(s.memories());
