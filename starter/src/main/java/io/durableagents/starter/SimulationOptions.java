@@ -190,7 +190,7 @@ final class SimulationOptions {
     }
     SimulationInput input = new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
         maxConcurrentAgents, false, continueAsNewEvery,
-        new MemoryOptions(memoryKind, memoryCapacity, null), null);
+        new MemoryOptions(memoryKind, memoryCapacity, null), null, null);
     input.validate();
     return input;
   }

@@ -93,7 +93,8 @@ class SimulationEngineTest {
     SimulationInput in = input(30, 11, EpsteinParameters.DEFAULTS.withAgents(8, 2),
         options(Strategy.REWOO, 3), options(Strategy.COT, 1))
         .withMemory(MemoryOptions.of(MemoryKind.LONG_TERM, 2));
-    SimulationResult once = stub("can-none").run(in.withContinueAsNewEvery(1000));
+    SimulationResult once = stub("can-none").run(
+        in.withContinueAsNewEvery(1000).withContinueAsNewWhenSuggested(false));
     long withoutLength = historyLength("can-none");
     SimulationResult every4 = stub("can-4").run(in.withContinueAsNewEvery(4));
     long lastRunLength = historyLength("can-4");
@@ -119,10 +120,13 @@ class SimulationEngineTest {
     SimulationInput in = input(1000, 5, EpsteinParameters.DEFAULTS.withAgents(2, 1),
         options(Strategy.REWOO, 8), options(Strategy.REWOO, 8));
     long t0 = System.nanoTime();
-    SimulationResult once = stub("k-none").run(in.withContinueAsNewEvery(1000));
+    // one run: no continue-as-new at all, not even at Temporal's suggestion
+    SimulationResult once = stub("k-none").run(
+        in.withContinueAsNewEvery(1000).withContinueAsNewWhenSuggested(false));
     long t1 = System.nanoTime();
     SimulationResult continued = stub("k-50").run(in.withContinueAsNewEvery(50));
     long t2 = System.nanoTime();
+    assertEquals(1, once.runs());
     assertEquals(1000, continued.steps());
     assertEquals(1000, continued.perStep().size());
     assertEquals(20, continued.runs());

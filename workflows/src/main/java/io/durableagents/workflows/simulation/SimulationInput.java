@@ -25,6 +25,8 @@ import java.util.Map;
  *     #DEFAULT_CONTINUE_AS_NEW_EVERY}), or earlier when Temporal suggests it
  * @param memory how agents remember (default: no memory)
  * @param state where a continued run resumes (set by continue-as-new; null for a new simulation)
+ * @param continueAsNewWhenSuggested whether to continue as new before {@code continueAsNewEvery} steps
+ *     when Temporal suggests it (default true; false keeps the interval exact, for comparisons)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -39,7 +41,8 @@ public record SimulationInput(
     Boolean searchAttributes,
     Integer continueAsNewEvery,
     MemoryOptions memory,
-    SimulationState state) {
+    SimulationState state,
+    Boolean continueAsNewWhenSuggested) {
 
   public static final int DEFAULT_MAX_CONCURRENT_AGENTS = 100;
   public static final int DEFAULT_CONTINUE_AS_NEW_EVERY = 100;
@@ -53,6 +56,7 @@ public record SimulationInput(
     continueAsNewEvery =
         continueAsNewEvery == null ? DEFAULT_CONTINUE_AS_NEW_EVERY : continueAsNewEvery;
     memory = memory == null ? MemoryOptions.NONE : memory;
+    continueAsNewWhenSuggested = continueAsNewWhenSuggested == null || continueAsNewWhenSuggested;
   }
 
   /** The input with search attributes, before continue-as-new and memory existed. */
@@ -60,7 +64,7 @@ public record SimulationInput(
       AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
       Boolean searchAttributes) {
     this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
-        searchAttributes, null, null, null);
+        searchAttributes, null, null, null, null);
   }
 
   /** The input as before, without search attributes (the common case). */
@@ -72,25 +76,33 @@ public record SimulationInput(
   /** This input with {@code searchAttributes} set. */
   public SimulationInput withSearchAttributes(boolean on) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, on, continueAsNewEvery, memory, state);
+        maxConcurrentAgents, on, continueAsNewEvery, memory, state, continueAsNewWhenSuggested);
   }
 
   /** This input with {@code continueAsNewEvery} set. */
   public SimulationInput withContinueAsNewEvery(int steps) {
     return new SimulationInput(scenario, this.steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, searchAttributes, steps, memory, state);
+        maxConcurrentAgents, searchAttributes, steps, memory, state, continueAsNewWhenSuggested);
   }
 
   /** This input with {@code memory} set. */
   public SimulationInput withMemory(MemoryOptions memory) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state);
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested);
   }
 
   /** This input carrying {@code state}: the input of the run that continues as new. */
   public SimulationInput withState(SimulationState state) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state);
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested);
+  }
+
+  /** This input with {@code continueAsNewWhenSuggested} set. */
+  public SimulationInput withContinueAsNewWhenSuggested(boolean whenSuggested) {
+    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state, whenSuggested);
   }
 
   /** The options of agents with {@code role}. */

@@ -112,7 +112,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       if (stopRequested || step >= input.steps()) {
         break;
       }
-      if (stepsThisRun >= input.continueAsNewEvery() || Workflow.getInfo().isContinueAsNewSuggested()) {
+      if (stepsThisRun >= input.continueAsNewEvery()
+          || (input.continueAsNewWhenSuggested() && Workflow.getInfo().isContinueAsNewSuggested())) {
         Workflow.getLogger(SimulationWorkflowImpl.class).info(
             "continuing as new after step {} ({} steps and {} history events in this run)", step,
             stepsThisRun, Workflow.getInfo().getHistoryLength());
