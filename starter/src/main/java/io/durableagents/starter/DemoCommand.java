@@ -20,6 +20,9 @@ final class DemoCommand implements Callable<Integer> {
   @Mixin
   SimulationOptions options;
 
+  @Mixin
+  OutputOptions output = new OutputOptions();
+
   @Override
   public Integer call() throws Exception {
     SimulationInput input;
@@ -41,7 +44,7 @@ final class DemoCommand implements Callable<Integer> {
       WorkflowServiceStubs service = connection.connect(null);
       try {
         WorkflowClient client = connection.client(service);
-        return SimulateCommand.run(connection, client, input, options.id, false);
+        return SimulateCommand.run(connection, client, input, options.id, false, output);
       } finally {
         service.shutdown();
       }

@@ -83,7 +83,9 @@ final class DescribeCommand implements Callable<Integer> {
         try {
           SimulationProgress p = client.newWorkflowStub(SimulationWorkflow.class, workflowId).progress();
           System.out.println("Progress:      step " + p.step() + "/" + p.totalSteps() + ", "
-              + p.agents() + " agents, " + p.llmCalls() + " LLM calls, " + p.usage().total() + " tokens");
+              + p.agents() + " agents, " + p.llmCalls() + " LLM calls, " + p.usage().total() + " tokens"
+              + (p.paused() ? ", paused" : "") + (p.stopRequested() ? ", stopping" : "")
+              + (p.runs() > 1 ? ", run " + p.runs() + " (continued as new)" : ""));
           System.out.println("Counts:        " + p.counts());
         } catch (RuntimeException e) {
           System.out.println("Progress:      unknown (no worker answered the query: is one running?)");

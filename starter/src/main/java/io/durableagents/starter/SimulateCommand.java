@@ -19,7 +19,10 @@ final class SimulateCommand implements Callable<Integer> {
   @Mixin
   SimulationOptions options;
 
-  @Option(names = "--no-wait", description = "Start the run, print its id and return.")
+  @Mixin
+  OutputOptions output = new OutputOptions();
+
+  @Option(names = "--no-wait", description = "Start the run, print its id and return ('attach <id>' follows it later).")
   boolean noWait;
 
   @Override
@@ -35,7 +38,7 @@ final class SimulateCommand implements Callable<Integer> {
     WorkflowServiceStubs service = connection.connect(null);
     try {
       return run(connection, connection.client(service),
-          input, options.id, noWait);
+          input, options.id, noWait, output);
     } finally {
       service.shutdown();
     }
@@ -43,7 +46,7 @@ final class SimulateCommand implements Callable<Integer> {
 
   /** Starts and follows a run; shared with {@code demo}. */
   static int run(TemporalConnection connection, WorkflowClient client, SimulationInput input,
-      String id, boolean noWait) throws InterruptedException {
+      String id, boolean noWait, OutputOptions output) throws InterruptedException {
     SimulationRunner runner = new SimulationRunner(client, System.out);
     OperatorServiceStubs operator = SearchAttributeRegistry.connect(connection.address());
     try {
@@ -60,8 +63,9 @@ final class SimulateCommand implements Callable<Integer> {
     if (noWait) {
       return 0;
     }
-    SimulationResult result = runner.follow(workflowId);
+    SimulationResult result = runner.follow(workflowId, output.useBar());
     runner.printSummary(result);
+    runner.writeFiles(result, output);
     System.out.println(Links.where(connection, workflowId));
     return 0;
   }

@@ -3,6 +3,8 @@ package io.durableagents.starter;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.llm.ToolChoice;
+import io.durableagents.workflows.memory.MemoryKind;
+import io.durableagents.workflows.memory.MemoryOptions;
 import io.durableagents.workflows.scenario.Scenarios;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
@@ -92,6 +94,19 @@ final class SimulationOptions {
 
   @Option(names = "--id", description = "Workflow id (default: sim-<scenario>-<seed>-<random>).")
   String id;
+
+  @Option(names = "--continue-as-new-every", paramLabel = "STEPS",
+      description = "Continue the workflow as new after this many steps in one run (earlier when Temporal "
+          + "suggests it), carrying the whole state (default: " + SimulationInput.DEFAULT_CONTINUE_AS_NEW_EVERY + ").")
+  Integer continueAsNewEvery;
+
+  @Option(names = "--memory", defaultValue = "none", paramLabel = "KIND",
+      description = "Agent memory: none, short-term, long-term or episodic (default: ${DEFAULT-VALUE}).")
+  String memory;
+
+  @Option(names = "--memory-capacity", paramLabel = "N",
+      description = "Entries of memory kept per agent (default: " + MemoryOptions.DEFAULT_CAPACITY + ").")
+  Integer memoryCapacity;
 
   /** The model to use: the option, else the environment, else {@code rules}. */
   String resolvedModel() {
@@ -205,8 +220,21 @@ final class SimulationOptions {
         .setTtl(ttl)));
     Map<String, AgentOptions> roleOptions = new LinkedHashMap<>();
     roleStrategies.forEach((role, s) -> roleOptions.put(role, agentOptions.toBuilder().setStrategy(s).build()));
+    MemoryKind memoryKind;
+    try {
+      memoryKind = MemoryKind.parse(memory);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--memory: " + e.getMessage());
+    }
+    if (memoryCapacity != null && memoryCapacity < 1) {
+      throw new IllegalArgumentException("--memory-capacity must be >= 1, was " + memoryCapacity);
+    }
+    if (continueAsNewEvery != null && continueAsNewEvery < 1) {
+      throw new IllegalArgumentException("--continue-as-new-every must be >= 1, was " + continueAsNewEvery);
+    }
     SimulationInput input = new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents).withNegotiation(negotiation);
+        maxConcurrentAgents, false, continueAsNewEvery,
+        new MemoryOptions(memoryKind, memoryCapacity, null), null, null).withNegotiation(negotiation);
     input.validate();
     return input;
   }

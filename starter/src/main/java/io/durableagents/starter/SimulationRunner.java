@@ -2,6 +2,7 @@ package io.durableagents.starter;
 
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationProgress;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.StepCounts;
@@ -9,7 +10,12 @@ import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import java.io.IOException;
 import java.io.PrintStream;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -59,10 +65,124 @@ final class SimulationRunner {
     return sb.toString();
   }
 
+  /**
+   * Follows a run until it ends, with a live progress bar ({@code bar}) or a line per step; returns
+   * its result. Works as well for a run started earlier, and across its continue-as-new runs (queries
+   * and the result go to the latest run of the id).
+   */
+  SimulationResult follow(String workflowId, boolean bar) throws InterruptedException {
+    return bar ? followWithBar(workflowId) : follow(workflowId);
+  }
+
+  /** Follows a run with a progress bar: steps done, agents, LLM calls and tokens so far. */
+  SimulationResult followWithBar(String workflowId) throws InterruptedException {
+    ResultWatch result = new ResultWatch(workflowId);
+    SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
+    try (ProgressBar bar = new ProgressBarBuilder()
+        .setTaskName(shortName(workflowId))
+        .setInitialMax(-1)
+        .setStyle(ProgressBarStyle.ASCII)
+        .setUpdateIntervalMillis(250)
+        .setConsumer(new ConsoleProgressBarConsumer(out))
+        .hideEta()
+        .build()) {
+      while (true) {
+        try {
+          SimulationResult done = result.get(500, TimeUnit.MILLISECONDS);
+          bar.maxHint(done.steps());
+          bar.stepTo(done.steps());
+          bar.setExtraMessage(extra(done.agentSteps(), -1, done.llmCalls(), done.usage().total(),
+              done.stopped() ? "stopped" : "done"));
+          bar.refresh();
+          return done;
+        } catch (TimeoutException e) {
+          try {
+            SimulationProgress p = typed.progress();
+            result.seen(p);
+            bar.maxHint(p.totalSteps());
+            bar.stepTo(p.step());
+            bar.setExtraMessage(extra(-1, p.agents(), p.llmCalls(), p.usage().total(),
+                p.stopRequested() ? "stopping" : p.paused() ? "paused" : null));
+          } catch (RuntimeException queryFailed) {
+            bar.setExtraMessage("waiting for a worker");
+          }
+        } catch (java.util.concurrent.ExecutionException e) {
+          Throwable cause = e.getCause();
+          throw cause instanceof RuntimeException ? (RuntimeException) cause : new RuntimeException(cause);
+        }
+      }
+    }
+  }
+
+  /**
+   * The result of a run, waited for: a long poll on the workflow id, started again whenever the run
+   * has continued as new or finished since (a poll that began in an earlier run is not trusted to
+   * follow the chain of runs).
+   */
+  private final class ResultWatch {
+    private final String workflowId;
+    private CompletableFuture<SimulationResult> future;
+    private int runs = -1;
+    private boolean done;
+
+    ResultWatch(String workflowId) {
+      this.workflowId = workflowId;
+      this.future = poll();
+    }
+
+    private CompletableFuture<SimulationResult> poll() {
+      WorkflowStub stub = client.newUntypedWorkflowStub(workflowId);
+      return stub.getResultAsync(SimulationResult.class);
+    }
+
+    SimulationResult get(long timeout, TimeUnit unit)
+        throws InterruptedException, java.util.concurrent.ExecutionException, TimeoutException {
+      return future.get(timeout, unit);
+    }
+
+    /** Polls again when the run has moved to a new workflow run or finished since the poll began. */
+    void seen(SimulationProgress p) {
+      if ((runs >= 0 && p.runs() != runs) || (p.done() && !done)) {
+        future.cancel(true);
+        future = poll();
+      }
+      runs = p.runs();
+      done = p.done();
+    }
+  }
+
+  private static String extra(long agentSteps, int agents, long llmCalls, long tokens, String state) {
+    StringBuilder sb = new StringBuilder();
+    if (agents >= 0) {
+      sb.append(agents).append(" agents, ");
+    } else {
+      sb.append(agentSteps).append(" agent steps, ");
+    }
+    sb.append(llmCalls).append(" LLM calls, ").append(compact(tokens)).append(" tokens");
+    if (state != null) {
+      sb.append(" (").append(state).append(')');
+    }
+    return sb.toString();
+  }
+
+  /** 452734 -> 452.7k, 1081700 -> 1.1M. */
+  static String compact(long n) {
+    if (n < 10_000) {
+      return Long.toString(n);
+    }
+    if (n < 1_000_000) {
+      return String.format(java.util.Locale.ROOT, "%.1fk", n / 1000.0);
+    }
+    return String.format(java.util.Locale.ROOT, "%.1fM", n / 1_000_000.0);
+  }
+
+  private static String shortName(String workflowId) {
+    return workflowId.length() <= 28 ? workflowId : workflowId.substring(0, 27) + "~";
+  }
+
   /** Follows a run until it ends, printing each step's counts; returns its result. */
   SimulationResult follow(String workflowId) throws InterruptedException {
-    WorkflowStub stub = client.newUntypedWorkflowStub(workflowId);
-    CompletableFuture<SimulationResult> result = stub.getResultAsync(SimulationResult.class);
+    ResultWatch result = new ResultWatch(workflowId);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
     int printed = 0;
     int totalSteps = -1;
@@ -75,9 +195,9 @@ final class SimulationRunner {
         steps = done.perStep();
       } catch (TimeoutException e) {
         try {
-          if (totalSteps < 0) {
-            totalSteps = typed.progress().totalSteps();
-          }
+          SimulationProgress p = typed.progress();
+          result.seen(p);
+          totalSteps = p.totalSteps();
           steps = typed.stepsAfter(printed);
         } catch (RuntimeException queryFailed) {
           continue; // no worker has answered yet
@@ -130,10 +250,28 @@ final class SimulationRunner {
     out.flush();
   }
 
+  /** Writes the CSV and the chart where {@code output} asks for them, and says where they are. */
+  void writeFiles(SimulationResult r, OutputOptions output) {
+    try {
+      if (output.csv != null) {
+        ResultFiles.writeCsv(r, output.csv);
+        out.println("Per-step variables (CSV): " + output.csv);
+      }
+      if (output.chart != null) {
+        ResultFiles.writeChart(r, output.chart);
+        out.println("Chart (PNG): " + output.chart);
+      }
+    } catch (IOException | RuntimeException e) {
+      out.println("Could not write the results: " + e.getMessage());
+    }
+  }
+
   /** Prints a finished run's summary. */
   void printSummary(SimulationResult r) {
     out.println();
-    out.println("Finished " + r.simulationId() + ": " + r.steps() + " steps, seed " + r.seed());
+    out.println((r.stopped() ? "Stopped " : "Finished ") + r.simulationId() + ": " + r.steps()
+        + " steps, seed " + r.seed() + (r.stopped() ? " (stopped early; the result holds the steps done)" : "")
+        + (r.runs() > 1 ? ", in " + r.runs() + " runs (continue-as-new)" : ""));
     out.println("Final counts: " + r.finalCounts());
     double perStep = r.agentSteps() == 0 ? 0 : (double) r.llmCalls() / r.agentSteps();
     double tokensPerStep = r.agentSteps() == 0 ? 0 : (double) r.usage().total() / r.agentSteps();

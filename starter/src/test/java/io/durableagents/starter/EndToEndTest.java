@@ -28,7 +28,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -224,6 +223,83 @@ class EndToEndTest {
     }
   }
 
+  /**
+   * A long run that continues as new every 5 steps, with long-term memory (LLM consolidations in the
+   * simulation workflow itself): the worker is killed after the second continue-as-new and the run ends
+   * exactly as an undisturbed one; no completed call runs again. Then a run is steered from the CLI:
+   * pause, world, agent-state, resume, stop, and attach with the CSV and the chart.
+   */
+  @Test
+  void aLongRunContinuedAsNewSurvivesAKillAndIsSteeredFromTheCli() throws Exception {
+    int steps = 24;
+    String[] run = {"simulate", "--steps", Integer.toString(steps), "--seed", "7", "--continue-as-new-every", "5", "--memory", "long-term", "--memory-capacity", "2",
+        "--progress", "lines", "--max-concurrent-agents", "2"};
+    Path refJournal = dir.resolve("journal-can-ref.log");
+    Path crashJournal = dir.resolve("journal-can-crash.log");
+    Files.deleteIfExists(refJournal);
+    Files.deleteIfExists(crashJournal);
+    Path csv = dir.resolve("can-ref.csv");
+    Path png = dir.resolve("can-ref.png");
+    Files.deleteIfExists(csv);
+    Files.deleteIfExists(png);
+
+    Process w0 = worker("worker-can-ref", refJournal);
+    String out = starter(concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
+        png.toAbsolutePath().toString(), "--id", "e2e-can-ref"));
+    assertTrue(out.contains(steps + "/" + steps) && out.contains("in 5 runs (continue-as-new)"), out);
+    assertEquals(steps + 1, Files.readAllLines(csv).size());
+    assertEquals("step,active,quiet,jailed,llm_calls,tokens", Files.readAllLines(csv).get(0));
+    assertTrue(Files.size(png) > 1000);
+    w0.destroy();
+    assertTrue(w0.waitFor(30, TimeUnit.SECONDS));
+    SimulationResult reference = result("e2e-can-ref");
+    assertEquals(5, reference.runs());
+
+    // started before its worker, so that the run is not over before the test watches it
+    starter(concat(run, "--no-wait", "--id", "e2e-can-crash"));
+    Process w1 = worker("worker-can-1", crashJournal);
+    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, "e2e-can-crash");
+    int stepAtKill = awaitStep(sim, 12);
+    w1.destroyForcibly().waitFor();
+    assertTrue(stepAtKill < steps, "the kill must land mid-run, was at step " + stepAtKill);
+    worker("worker-can-2", crashJournal);
+    SimulationResult crashed = result("e2e-can-crash");
+    assertEquals(reference.perStep(), crashed.perStep());
+    assertEquals(reference.finalCounts(), crashed.finalCounts());
+    assertEquals(reference.llmCalls(), crashed.llmCalls());
+    assertEquals(reference.usage(), crashed.usage());
+    assertEquals(5, crashed.runs());
+    assertEquals(5, allRuns("e2e-can-crash").size());
+    int retried = assertNoCompletedCallRanAgain("e2e-can-crash", crashJournal);
+    System.out.printf("continue-as-new every 5: kill -9 at step %d of %d, %d calls retried in flight, "
+        + "history events per run %s%n", stepAtKill, steps, retried,
+        allRuns("e2e-can-crash").values().stream().map(h -> h.getEvents().size()).toList());
+
+    // steering from the CLI
+    starter("simulate", "--citizens", "4", "--cops", "1", "--steps", "100000", "--seed", "2",
+        "--max-jail-term", "3",
+        "--continue-as-new-every", "4", "--memory", "short-term", "--no-wait", "--id", "e2e-steer");
+    SimulationWorkflow steer = client.newWorkflowStub(SimulationWorkflow.class, "e2e-steer");
+    awaitStep(steer, 2);
+    assertTrue(starter("pause", "e2e-steer").contains("Pause requested"));
+    assertTrue(steer.progress().paused());
+    Thread.sleep(1500);
+    int held = steer.progress().step();
+    String world = starter("world", "e2e-steer");
+    assertTrue(world.contains("\"agents\"") && world.contains("\"citizen-3\""), world);
+    String cop = starter("agent-state", "e2e-steer", "cop-0");
+    assertTrue(cop.contains("\"memory\"") && cop.contains("\"kind\" : \"SHORT_TERM\""), cop);
+    assertEquals(held, steer.progress().step(), "paused");
+    assertTrue(starter("describe", "e2e-steer").contains(", paused"));
+    starter("resume", "e2e-steer");
+    awaitStep(steer, held + 5);
+    assertTrue(starter("stop", "e2e-steer").contains("Stop requested"));
+    String attached = starter("attach", "e2e-steer", "--progress", "lines");
+    assertTrue(attached.contains("Stopped e2e-steer: ") && attached.contains("Final counts: "), attached);
+    SimulationResult stopped = result("e2e-steer");
+    assertTrue(stopped.stopped() && stopped.steps() >= held + 5 && stopped.runs() > 1, stopped.toString());
+  }
+
   private static String[] concat(String[] head, String... tail) {
     String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
     System.arraycopy(tail, 0, all, head.length, tail.length);
@@ -238,22 +314,34 @@ class EndToEndTest {
   private static int assertNoCompletedCallRanAgain(String simulationId, Path journal) throws Exception {
     Map<String, Integer> completedAttempt = completedActivities(simulationId);
     Map<String, List<Integer>> executed = new HashMap<>();
+    Map<String, Integer> done = new HashMap<>();
     Set<String> pids = new HashSet<>();
     for (String line : Files.readAllLines(journal)) {
       String[] f = line.split("\t");
+      if (f[1].equals("done")) {
+        done.merge(f[2] + "|" + f[7] + "|" + f[3], 1, Integer::sum);
+      }
       if (!f[1].equals("start")) {
         continue;
       }
-      executed.computeIfAbsent(f[2] + "|" + f[3], k -> new ArrayList<>()).add(Integer.parseInt(f[4]));
+      executed.computeIfAbsent(f[2] + "|" + f[7] + "|" + f[3], k -> new ArrayList<>())
+          .add(Integer.parseInt(f[4]));
       pids.add(f[6]);
     }
     assertEquals(2, pids.size(), "both workers ran activities");
     assertEquals(completedAttempt.keySet(), executed.keySet(), "every execution belongs to a completed call");
     int retriedInFlight = 0;
+    int noStartedEvent = 0;
     for (Map.Entry<String, Integer> e : completedAttempt.entrySet()) {
       List<Integer> attempts = executed.get(e.getKey());
       assertEquals(new HashSet<>(attempts).size(), attempts.size(), "an attempt ran twice: " + e.getKey());
-      assertTrue(attempts.contains(e.getValue()), e.getKey() + " completed in an attempt never run");
+      assertTrue(done.getOrDefault(e.getKey(), 0) <= 1, "completed more than once: " + e.getKey());
+      if (e.getValue() == null) {
+        noStartedEvent++;
+        continue;
+      }
+      assertTrue(attempts.contains(e.getValue()), e.getKey() + " completed in attempt " + e.getValue()
+          + ", never run (ran: " + attempts + ")");
       for (int a : attempts) {
         assertTrue(a <= e.getValue(), e.getKey() + " ran again after it completed: attempt " + a);
       }
@@ -263,8 +351,9 @@ class EndToEndTest {
     }
     // only calls in flight at the kill were retried: at most one per agent (25)
     assertTrue(retriedInFlight <= 25, "retried " + retriedInFlight);
-    System.out.printf("%s: %d activities, %d retried because they were in flight%n",
-        simulationId, completedAttempt.size(), retriedInFlight);
+    assertEquals(0, noStartedEvent, "completions without a started event");
+    System.out.printf("%s: %d activities, %d retried because they were in flight, %d without a started "
+        + "event in history%n", simulationId, completedAttempt.size(), retriedInFlight, noStartedEvent);
     return retriedInFlight;
   }
 
@@ -289,33 +378,58 @@ class EndToEndTest {
     return -1;
   }
 
-  /** workflow id|activity id -> the attempt that completed, for a simulation and all its agent steps. */
+  /**
+   * The histories of every run of {@code workflowId}, newest first, by run id: a simulation that
+   * continued as new has one per run, each starting where the one before it ended.
+   */
+  private static Map<String, WorkflowExecutionHistory> allRuns(String workflowId) {
+    Map<String, WorkflowExecutionHistory> runs = new java.util.LinkedHashMap<>();
+    String runId = client.newUntypedWorkflowStub(workflowId).describe().getExecution().getRunId();
+    while (!runId.isEmpty()) {
+      WorkflowExecutionHistory h = client.fetchHistory(workflowId, runId);
+      runs.put(runId, h);
+      runId = h.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId();
+    }
+    return runs;
+  }
+
+  /**
+   * workflow id|run id|activity id -> the attempt that completed, for a simulation (every run of it)
+   * and all its agent steps.
+   */
   private static Map<String, Integer> completedActivities(String simulationId) {
     Map<String, Integer> completed = new HashMap<>();
-    Set<String> workflows = new TreeSet<>();
-    workflows.add(simulationId);
-    for (HistoryEvent e : client.fetchHistory(simulationId).getEvents()) {
-      if (e.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
-        workflows.add(e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId());
+    Map<String, WorkflowExecutionHistory> histories = new java.util.LinkedHashMap<>();
+    for (Map.Entry<String, WorkflowExecutionHistory> run : allRuns(simulationId).entrySet()) {
+      histories.put(simulationId + "|" + run.getKey(), run.getValue());
+      for (HistoryEvent e : run.getValue().getEvents()) {
+        if (e.getEventType() == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED) {
+          var child = e.getChildWorkflowExecutionStartedEventAttributes().getWorkflowExecution();
+          histories.put(child.getWorkflowId() + "|" + child.getRunId(),
+              client.fetchHistory(child.getWorkflowId(), child.getRunId()));
+        }
       }
     }
-    for (String wf : workflows) {
+    for (Map.Entry<String, WorkflowExecutionHistory> run : histories.entrySet()) {
+      String wf = run.getKey();
+      WorkflowExecutionHistory history = run.getValue();
       Map<Long, String> scheduled = new HashMap<>();
       Map<Long, Integer> startedAttempt = new HashMap<>();
-      for (HistoryEvent e : client.fetchHistory(wf).getEvents()) {
-        switch (e.getEventType()) {
-          case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-            scheduled.put(e.getEventId(), e.getActivityTaskScheduledEventAttributes().getActivityId());
-            break;
-          case EVENT_TYPE_ACTIVITY_TASK_STARTED:
-            startedAttempt.put(e.getEventId(), e.getActivityTaskStartedEventAttributes().getAttempt());
-            break;
-          case EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
-            var a = e.getActivityTaskCompletedEventAttributes();
-            completed.put(wf + "|" + scheduled.get(a.getScheduledEventId()),
-                startedAttempt.get(a.getStartedEventId()));
-            break;
-          default:
+      // by scheduled event: with parallel activities the embedded server's completion may name a
+      // started event id other than the one its started event got
+      for (HistoryEvent e : history.getEvents()) {
+        if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
+          scheduled.put(e.getEventId(), e.getActivityTaskScheduledEventAttributes().getActivityId());
+        } else if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
+          var started = e.getActivityTaskStartedEventAttributes();
+          startedAttempt.put(started.getScheduledEventId(), started.getAttempt());
+        }
+      }
+      for (HistoryEvent e : history.getEvents()) {
+        if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) {
+          var a = e.getActivityTaskCompletedEventAttributes();
+          completed.put(wf + "|" + scheduled.get(a.getScheduledEventId()),
+              startedAttempt.get(a.getScheduledEventId()));
         }
       }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.llm.ToolChoice;
+import io.durableagents.workflows.memory.MemoryKind;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
 import java.util.List;
@@ -115,6 +116,34 @@ class SimulationOptionsTest {
     assertMessage("--max-iterations", ">= 1", "--max-iterations", "0", "--model", "rules");
     assertMessage("--action-format", "function-calling, text", "--action-format", "xml", "--model", "rules");
     assertMessage("--token-budget", ">= 1", "--token-budget", "0", "--model", "rules");
+  }
+
+  @Test
+  void continueAsNewAndMemoryAreOptions() {
+    SimulationInput defaults = parse("--model", "rules").toInput();
+    assertEquals(SimulationInput.DEFAULT_CONTINUE_AS_NEW_EVERY, defaults.continueAsNewEvery());
+    assertEquals(MemoryKind.NONE, defaults.memory().kind());
+    SimulationInput in = parse("--model", "rules", "--continue-as-new-every", "7", "--memory", "long-term",
+        "--memory-capacity", "3").toInput();
+    assertEquals(7, in.continueAsNewEvery());
+    assertEquals(MemoryKind.LONG_TERM, in.memory().kind());
+    assertEquals(3, in.memory().capacity());
+    assertEquals(MemoryKind.EPISODIC, parse("--model", "rules", "--memory", "EPISODIC").toInput().memory().kind());
+    assertMessage("--memory", "short-term, long-term, episodic", "--memory", "forever", "--model", "rules");
+    assertMessage("--memory-capacity", ">= 1", "--memory-capacity", "0", "--model", "rules");
+    assertMessage("--continue-as-new-every", ">= 1", "--continue-as-new-every", "0", "--model", "rules");
+  }
+
+  @Test
+  void outputOptionsAreRead() {
+    SimulateCommand command = new SimulateCommand();
+    new CommandLine(command).parseArgs("--csv", "out/a.csv", "--chart", "out/a.png", "--progress", "lines");
+    assertEquals(java.nio.file.Path.of("out/a.csv"), command.output.csv);
+    assertEquals(java.nio.file.Path.of("out/a.png"), command.output.chart);
+    assertTrue(!command.output.useBar());
+    SimulateCommand bar = new SimulateCommand();
+    new CommandLine(bar).parseArgs("--progress", "bar");
+    assertTrue(bar.output.useBar());
   }
 
   private static void assertMessage(String part1, String part2, String... args) {

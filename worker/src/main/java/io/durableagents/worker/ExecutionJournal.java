@@ -20,7 +20,8 @@ import java.nio.file.StandardOpenOption;
  * for example that no completed LLM call ran again after a worker was killed.
  *
  * <p>Each line is tab separated: epoch millis, event ({@code start}, {@code done}, {@code failed}),
- * workflow id, activity id, attempt, activity type, worker process id.
+ * workflow id, activity id, attempt, activity type, worker process id, run id (activity ids restart
+ * in each run of a workflow that continued as new).
  */
 public final class ExecutionJournal extends WorkerInterceptorBase {
   private final FileChannel channel;
@@ -69,7 +70,7 @@ public final class ExecutionJournal extends WorkerInterceptorBase {
   private void write(String event, ActivityInfo info) {
     String line = System.currentTimeMillis() + "\t" + event + "\t" + info.getWorkflowId() + "\t"
         + info.getActivityId() + "\t" + info.getAttempt() + "\t" + info.getActivityType() + "\t"
-        + pid + "\n";
+        + pid + "\t" + info.getWorkflowRunId() + "\n";
     ByteBuffer bytes = ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8));
     try {
       synchronized (channel) {

@@ -11,7 +11,10 @@ import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.memory.MemoryKind;
+import io.durableagents.workflows.memory.MemoryOptions;
 import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
@@ -94,7 +97,9 @@ class ReplayTest {
         "agent-task-cot.json", "agent-task-react.json", "agent-task-rewoo.json",
         "simulation-negotiation-cot.json", "agent-step-negotiation-buyer.json",
         "autonomous-todo-driven.json", "autonomous-plan-execute.json", "autonomous-spawn-reflexion.json",
-        "autonomous-spawn-child.json")) {
+        "autonomous-spawn-child.json",
+        "simulation-continued-run1.json", "simulation-continued-run2.json",
+        "simulation-steered-episodic.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -135,6 +140,8 @@ class ReplayTest {
       out.put("simulation-negotiation-cot.json", new Recorded(negotiation, client.fetchHistory(negotiation)));
       String buyerStep = negotiation + "/agent-buyer-3/step-3";
       out.put("agent-step-negotiation-buyer.json", new Recorded(buyerStep, client.fetchHistory(buyerStep)));
+      continued(client, out);
+      steered(client, out);
       for (Strategy s : Strategy.values()) {
         String id = "agent-task-replay-" + s.label();
         client.newWorkflowStub(AgentTaskWorkflow.class,
@@ -163,6 +170,52 @@ class ReplayTest {
             WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
         .run(AutonomousAgentInput.root(AgentSpecLoader.load(Path.of("..", "examples", spec)), prompt));
     out.put(file, new Recorded(id, client.fetchHistory(id)));
+  }
+
+  /**
+   * A simulation that continues as new after step 2 with ReWOO TTL-3 plans and long-term memory: the
+   * first run (ending in continue-as-new) and the second (starting from the carried state).
+   */
+  private static void continued(WorkflowClient client, Map<String, Recorded> out) {
+    String id = "sim-epstein-replay-continued";
+    client.newWorkflowStub(SimulationWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+        .run(new SimulationInput("epstein", 4, 11, SMALL,
+            AgentOptions.newBuilder().setStrategy(Strategy.REWOO).setTtl(3).build(), null, null)
+            .withContinueAsNewEvery(2).withMemory(MemoryOptions.of(MemoryKind.LONG_TERM, 1)));
+    WorkflowExecutionHistory second = client.fetchHistory(id);
+    String firstRunId = second.getEvents().get(0).getWorkflowExecutionStartedEventAttributes()
+        .getContinuedExecutionRunId();
+    out.put("simulation-continued-run1.json", new Recorded(id, client.fetchHistory(id, firstRunId)));
+    out.put("simulation-continued-run2.json", new Recorded(id, second));
+  }
+
+  /** A simulation with episodic memory that is paused, resumed and stopped by signals. */
+  private static void steered(WorkflowClient client, Map<String, Recorded> out) {
+    String id = "sim-epstein-replay-steered";
+    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
+    WorkflowClient.start(sim::run, new SimulationInput("epstein", 1000, 11, SMALL, null, null, null)
+        .withMemory(MemoryOptions.of(MemoryKind.EPISODIC, 2)));
+    SimulationWorkflow running = client.newWorkflowStub(SimulationWorkflow.class, id);
+    try {
+      while (running.progress().step() < 1) {
+        Thread.sleep(20);
+      }
+      running.pause();
+      Thread.sleep(500);
+      int held = running.progress().step();
+      running.resume();
+      while (running.progress().step() < held + 1) {
+        Thread.sleep(20);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    running.stop();
+    client.newUntypedWorkflowStub(id).getResult(SimulationResult.class);
+    out.put("simulation-steered-episodic.json", new Recorded(id, client.fetchHistory(id)));
   }
 
   private static void simulate(WorkflowClient client, Map<String, Recorded> out, String name, String id,

@@ -174,4 +174,46 @@ class RulesChatModelTest {
     assertEquals("move_one_step", steps.get(1).get("tool").asText());
     assertEquals("move_one_step", steps.get(2).get("tool").asText());
   }
+
+  @Test
+  void answersAMemoryConsolidationWithARuleBasedSummaryThatKeepsEveryEntry() {
+    List<io.durableagents.workflows.memory.MemoryEntry> entries = List.of(
+        new io.durableagents.workflows.memory.MemoryEntry(1, "you did: move_one_step North: moved to [1, 2]"),
+        new io.durableagents.workflows.memory.MemoryEntry(2, "you did: arrest_citizen: arrested citizen-1, jailed for 3 steps"));
+    ChatRequest first = ChatRequest.builder().messages(
+        SystemMessage.from(io.durableagents.workflows.memory.MemoryPrompts.consolidationSystem(1500)),
+        UserMessage.from(io.durableagents.workflows.memory.MemoryPrompts.consolidationUser(null, entries))).build();
+    String summary = new RulesChatModel().chat(first).aiMessage().text();
+    assertTrue(summary.startsWith(RulesChatModel.RULE_SUMMARY_PREFIX), summary);
+    assertTrue(summary.contains("step 1: you did: move_one_step North") && summary.contains("arrested citizen-1"), summary);
+
+    ChatRequest second = ChatRequest.builder().messages(
+        SystemMessage.from(io.durableagents.workflows.memory.MemoryPrompts.consolidationSystem(1500)),
+        UserMessage.from(io.durableagents.workflows.memory.MemoryPrompts.consolidationUser(summary,
+            List.of(new io.durableagents.workflows.memory.MemoryEntry(3, "you took no action"))))).build();
+    String next = new RulesChatModel().chat(second).aiMessage().text();
+    assertTrue(next.startsWith(RulesChatModel.RULE_SUMMARY_PREFIX), next);
+    assertEquals(1, next.split(java.util.regex.Pattern.quote(RulesChatModel.RULE_SUMMARY_PREFIX), -1).length - 1,
+        "the prefix once: " + next);
+    assertTrue(next.contains("arrested citizen-1") && next.contains("step 3: you took no action"), next);
+  }
+
+  @Test
+  void gradesMemoriesWithOneImportanceLinePerEntryThatTheWorkflowParses() {
+    List<io.durableagents.workflows.memory.MemoryEntry> entries = List.of(
+        new io.durableagents.workflows.memory.MemoryEntry(4, "you did: move_one_step North: moved to [1, 2]"),
+        new io.durableagents.workflows.memory.MemoryEntry(4, "you did: arrest_citizen: arrested citizen-1, jailed for 3 steps"),
+        new io.durableagents.workflows.memory.MemoryEntry(4, "you did: change_state: you are now active"),
+        new io.durableagents.workflows.memory.MemoryEntry(4, "you did: move_one_step East: blocked, cell [2, 2] is taken by cop-0"),
+        new io.durableagents.workflows.memory.MemoryEntry(4, "buyer-2 says: I offer 40"));
+    ChatRequest request = ChatRequest.builder().messages(
+        SystemMessage.from(io.durableagents.workflows.memory.MemoryPrompts.importanceSystem()),
+        UserMessage.from(io.durableagents.workflows.memory.MemoryPrompts.importanceUser(entries))).build();
+    String answer = new RulesChatModel().chat(request).aiMessage().text();
+    assertTrue(answer.startsWith(RulesChatModel.DISCLAIMER), answer);
+    assertEquals(List.of(1, 5, 4, 2, 5), io.durableagents.workflows.memory.MemoryPrompts.parseImportance(answer, 5));
+    // what real models write parses too; a missing or wild grade falls back or is clamped
+    assertEquals(List.of(4, 1, 5, 3), io.durableagents.workflows.memory.MemoryPrompts.parseImportance(
+        "Importance: 4\nimportance = 0\n**Importance:** 9", 4));
+  }
 }

@@ -1,6 +1,7 @@
 package io.durableagents.workflows.agent;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.durableagents.workflows.memory.AgentMemory;
 import java.util.List;
 
 /**
@@ -17,6 +18,7 @@ import java.util.List;
  * @param worldActions which of {@code tools} are world actions (applied by the simulation); the others
  *     are external tools run as activities
  * @param options strategy, model and tool settings
+ * @param memory what the agent remembers (null: no memory), shown in its prompt
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AgentStepInput(
@@ -28,7 +30,15 @@ public record AgentStepInput(
     Plan plan,
     List<String> tools,
     List<String> worldActions,
-    AgentOptions options) {
+    AgentOptions options,
+    AgentMemory memory) {
+
+  /** An input without memory. */
+  public AgentStepInput(String simulationId, String scenario, String agentId, String role,
+      Observation observation, Plan plan, List<String> tools, List<String> worldActions,
+      AgentOptions options) {
+    this(simulationId, scenario, agentId, role, observation, plan, tools, worldActions, options, null);
+  }
 
   public AgentStepInput {
     tools = tools == null ? List.of() : List.copyOf(tools);

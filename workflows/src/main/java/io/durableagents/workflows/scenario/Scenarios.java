@@ -1,13 +1,17 @@
 package io.durableagents.workflows.scenario;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.Json;
 import io.durableagents.workflows.simulation.ScenarioWorld;
 import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
+import io.durableagents.workflows.simulation.epstein.EpsteinSnapshot;
 import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
 import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
 import io.durableagents.workflows.simulation.negotiation.NegotiationScenario;
+import io.durableagents.workflows.simulation.negotiation.NegotiationSnapshot;
 import io.durableagents.workflows.simulation.negotiation.NegotiationWorld;
 import java.util.List;
 
@@ -75,6 +79,20 @@ public final class Scenarios {
       NegotiationParameters p =
           input.negotiation() == null ? NegotiationParameters.DEFAULTS : input.negotiation();
       return NegotiationWorld.create(p, random);
+    }
+    throw unknown(input.scenario());
+  }
+
+  /**
+   * The world of {@code input}'s scenario as {@link ScenarioWorld#snapshot()} took it, read back from
+   * its JSON tree (how it travels in a continued run's input).
+   */
+  public static ScenarioWorld restoreWorld(SimulationInput input, JsonNode snapshot) {
+    if (EpsteinScenario.NAME.equals(input.scenario())) {
+      return EpsteinWorld.restore(Json.MAPPER.convertValue(snapshot, EpsteinSnapshot.class));
+    }
+    if (NegotiationScenario.NAME.equals(input.scenario())) {
+      return NegotiationWorld.restore(Json.MAPPER.convertValue(snapshot, NegotiationSnapshot.class));
     }
     throw unknown(input.scenario());
   }

@@ -47,10 +47,37 @@ public interface ScenarioWorld {
   Map<String, Integer> counts();
 
   /**
-   * The messages that actions applied since the last call sent to other agents, by recipient id;
-   * clears them.
+   * The outcomes of this step's actions for agents other than the actor (a message spoken with {@code
+   * speak_to}, a sale to a buyer), gathered since the last call and removed by this call. The
+   * simulation calls it once per step, after it has applied every action and before {@link #endStep},
+   * and appends each text, in list order, to the recipient's memory as one entry and to its next
+   * observation ({@code self_state.messages}, so that agents without memory hear it too); recipients are
+   * agent ids of this world. Texts say who acted ({@code "buyer-2 says: ..."}), since the recipient
+   * sees nothing else of the actor. The map's iteration order must be deterministic (a {@link
+   * java.util.LinkedHashMap} or {@link java.util.TreeMap}). The default delivers nothing.
    */
   default Map<String, List<String>> drainMessages() {
     return Map.of();
   }
+
+  /**
+   * The whole mutable state of this world, for continue-as-new: a record (or a tree of records, lists
+   * and maps) that Jackson writes to JSON and reads back, with {@code
+   * @JsonIgnoreProperties(ignoreUnknown = true)} on every record so that a snapshot written by an older
+   * build still reads. The contract, checked by the continue-as-new equivalence test:
+   *
+   * <ul>
+   *   <li>{@code Scenarios.restoreWorld(input, Json.MAPPER.valueToTree(world.snapshot()))} gives a world
+   *       that behaves exactly as this one from here on: the same {@link #agentIds()} order, the same
+   *       observations, the same outcome for every action given the same {@link SeededRandom} draws,
+   *       the same {@link #counts()};
+   *   <li>the snapshot holds state only, never prompts or secrets, and is bounded by the number of
+   *       agents (it travels in the continued run's input and in the {@code world} query);
+   *   <li>it is taken at a step boundary, after {@link #endStep}, so messages not yet drained are not
+   *       part of it ({@link #drainMessages()} is empty then);
+   *   <li>it reads no clock and no randomness: the world's draws come from the simulation's {@link
+   *       SeededRandom}, whose state the simulation carries itself.
+   * </ul>
+   */
+  Object snapshot();
 }

@@ -3,6 +3,7 @@ package io.durableagents.workflows.simulation;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.memory.MemoryOptions;
 import io.durableagents.workflows.scenario.Scenarios;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
@@ -11,7 +12,7 @@ import java.util.Map;
 /**
  * What a simulation runs. Holds no prompt and no secret.
  *
- * @param scenario the scenario's name ({@code epstein}, {@code negotiation})
+ * @param scenario the scenario's name ({@code epstein})
  * @param steps how many steps to run
  * @param seed the seed of every random draw: the same seed gives the same run
  * @param epstein the civil violence parameters (null: Mesa-LLM's reference example)
@@ -21,6 +22,12 @@ import java.util.Map;
  *     #DEFAULT_MAX_CONCURRENT_AGENTS})
  * @param searchAttributes whether to set the {@link io.durableagents.workflows.SearchAttributes}
  *     (only when they are registered on the namespace; default false)
+ * @param continueAsNewEvery continue as new after this many steps in one run (default {@link
+ *     #DEFAULT_CONTINUE_AS_NEW_EVERY}), or earlier when Temporal suggests it
+ * @param memory how agents remember (default: no memory)
+ * @param state where a continued run resumes (set by continue-as-new; null for a new simulation)
+ * @param continueAsNewWhenSuggested whether to continue as new before {@code continueAsNewEvery} steps
+ *     when Temporal suggests it (default true; false keeps the interval exact, for comparisons)
  * @param negotiation the negotiation parameters (null: Mesa-LLM's negotiation example)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -34,9 +41,14 @@ public record SimulationInput(
     Map<String, AgentOptions> roleOptions,
     Integer maxConcurrentAgents,
     Boolean searchAttributes,
+    Integer continueAsNewEvery,
+    MemoryOptions memory,
+    SimulationState state,
+    Boolean continueAsNewWhenSuggested,
     NegotiationParameters negotiation) {
 
   public static final int DEFAULT_MAX_CONCURRENT_AGENTS = 100;
+  public static final int DEFAULT_CONTINUE_AS_NEW_EVERY = 100;
 
   public SimulationInput {
     agentOptions = agentOptions == null ? AgentOptions.defaults() : agentOptions;
@@ -44,14 +56,18 @@ public record SimulationInput(
     maxConcurrentAgents =
         maxConcurrentAgents == null ? DEFAULT_MAX_CONCURRENT_AGENTS : maxConcurrentAgents;
     searchAttributes = searchAttributes != null && searchAttributes;
+    continueAsNewEvery =
+        continueAsNewEvery == null ? DEFAULT_CONTINUE_AS_NEW_EVERY : continueAsNewEvery;
+    memory = memory == null ? MemoryOptions.NONE : memory;
+    continueAsNewWhenSuggested = continueAsNewWhenSuggested == null || continueAsNewWhenSuggested;
   }
 
-  /** The input as before, without negotiation parameters. */
+  /** The input with search attributes, before continue-as-new and memory existed. */
   public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
       AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
       Boolean searchAttributes) {
     this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
-        searchAttributes, null);
+        searchAttributes, null, null, null, null, null);
   }
 
   /** The input as before, without search attributes (the common case). */
@@ -63,13 +79,60 @@ public record SimulationInput(
   /** This input with {@code searchAttributes} set. */
   public SimulationInput withSearchAttributes(boolean on) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, on, negotiation);
+        maxConcurrentAgents, on, continueAsNewEvery, memory, state, continueAsNewWhenSuggested,
+        negotiation);
+  }
+
+  /** This input with {@code continueAsNewEvery} set. */
+  public SimulationInput withContinueAsNewEvery(int steps) {
+    return new SimulationInput(scenario, this.steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, steps, memory, state, continueAsNewWhenSuggested,
+        negotiation);
+  }
+
+  /** This input with {@code memory} set. */
+  public SimulationInput withMemory(MemoryOptions memory) {
+    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested, negotiation);
+  }
+
+  /** This input carrying {@code state}: the input of the run that continues as new. */
+  public SimulationInput withState(SimulationState state) {
+    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested, negotiation);
+  }
+
+  /** This input with {@code continueAsNewWhenSuggested} set. */
+  public SimulationInput withContinueAsNewWhenSuggested(boolean whenSuggested) {
+    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state, whenSuggested,
+        negotiation);
+  }
+
+  /** The input of the negotiation scenario before continue-as-new and memory existed. */
+  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
+      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
+      Boolean searchAttributes, NegotiationParameters negotiation) {
+    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
+        searchAttributes, null, null, null, null, negotiation);
+  }
+
+  /** The input with continue-as-new and memory settings, without negotiation parameters. */
+  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
+      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
+      Boolean searchAttributes, Integer continueAsNewEvery, MemoryOptions memory, SimulationState state,
+      Boolean continueAsNewWhenSuggested) {
+    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
+        searchAttributes, continueAsNewEvery, memory, state, continueAsNewWhenSuggested, null);
   }
 
   /** This input with the negotiation scenario's {@code parameters}. */
   public SimulationInput withNegotiation(NegotiationParameters parameters) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, searchAttributes, parameters);
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested, parameters);
   }
 
   /** The options of agents with {@code role}. */
@@ -91,5 +154,10 @@ public record SimulationInput(
       throw new IllegalArgumentException(
           "maxConcurrentAgents must be >= 1, was " + maxConcurrentAgents);
     }
+    if (continueAsNewEvery < 1) {
+      throw new IllegalArgumentException(
+          "continueAsNewEvery must be >= 1, was " + continueAsNewEvery);
+    }
+    memory.validate();
   }
 }

@@ -18,6 +18,9 @@ import java.util.Map;
  * @param counts the variables at the last completed step
  * @param done whether it has finished
  * @param planCounts plans made, plan steps reused, re-plans and forced finishes so far
+ * @param paused whether it is paused (it waits before its next step until resumed)
+ * @param stopRequested whether a stop was asked for (it ends after the step in progress)
+ * @param runs which workflow run it is in (1, then 2 after the first continue-as-new, ...)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SimulationProgress(
@@ -31,9 +34,13 @@ public record SimulationProgress(
     TokenUsage usage,
     Map<String, Integer> counts,
     boolean done,
-    PlanCounts planCounts) {
+    PlanCounts planCounts,
+    boolean paused,
+    boolean stopRequested,
+    int runs) {
 
   public SimulationProgress {
     planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
+    runs = Math.max(1, runs);
   }
 }

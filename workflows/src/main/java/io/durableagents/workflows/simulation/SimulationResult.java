@@ -19,6 +19,8 @@ import java.util.Map;
  * @param toolCalls external tool calls made
  * @param usage tokens used
  * @param planCounts plans made, plan steps reused, re-plans and forced finishes
+ * @param stopped true when a {@code stop} signal ended the run before its last step
+ * @param runs how many workflow runs the simulation took (1 + its continue-as-news)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SimulationResult(
@@ -32,9 +34,20 @@ public record SimulationResult(
     long llmCalls,
     long toolCalls,
     TokenUsage usage,
-    PlanCounts planCounts) {
+    PlanCounts planCounts,
+    boolean stopped,
+    int runs) {
 
   public SimulationResult {
     planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
+    runs = Math.max(1, runs);
+  }
+
+  /** A result of a run that was not stopped and never continued as new. */
+  public SimulationResult(String simulationId, String scenario, long seed, int steps,
+      List<StepCounts> perStep, Map<String, Integer> finalCounts, long agentSteps, long llmCalls,
+      long toolCalls, TokenUsage usage, PlanCounts planCounts) {
+    this(simulationId, scenario, seed, steps, perStep, finalCounts, agentSteps, llmCalls, toolCalls,
+        usage, planCounts, false, 1);
   }
 }

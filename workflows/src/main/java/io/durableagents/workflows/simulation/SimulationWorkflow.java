@@ -1,19 +1,31 @@
 package io.durableagents.workflows.simulation;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
+import java.util.List;
 
 /**
  * A multi-agent simulation. Each step it builds every agent's observation, runs the agents' steps as
  * child {@link io.durableagents.workflows.agent.AgentStepWorkflow}s in parallel, and applies their
- * actions to the world in a seeded random order. The same seed gives the same run.
+ * actions to the world in a seeded random order. The same seed gives the same run, whether or not it
+ * continued as new on the way.
+ *
+ * <p>It is steerable while it runs: {@link #pause()}, {@link #resume()} and {@link #stop()} are
+ * signals, taken at step boundaries (a step in progress always completes), and the queries answer
+ * across continue-as-new, since every run of a simulation keeps its workflow id.
  *
  * <pre>{@code
  * SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class,
  *     WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS)
  *         .setWorkflowId("sim-epstein-42").build());
- * SimulationResult result = sim.run(new SimulationInput("epstein", 20, 42L, null, null, null, null));
+ * WorkflowClient.start(sim::run, new SimulationInput("epstein", 500, 42L, null, null, null, null));
+ * SimulationWorkflow running = client.newWorkflowStub(SimulationWorkflow.class, "sim-epstein-42");
+ * running.pause();
+ * AgentState cop = running.agent("cop-0");
+ * running.stop(); // the result holds the steps done so far
  * }</pre>
  */
 @WorkflowInterface
@@ -21,7 +33,7 @@ public interface SimulationWorkflow {
   @WorkflowMethod(name = "Simulation")
   SimulationResult run(SimulationInput input);
 
-  /** Where the run is: step, agents, LLM calls and tokens so far, the latest counts. */
+  /** Where the run is: step, agents, LLM calls and tokens so far, the latest counts, paused or not. */
   @QueryMethod
   SimulationProgress progress();
 
@@ -30,9 +42,36 @@ public interface SimulationWorkflow {
    * without a plan are listed with none.
    */
   @QueryMethod
-  java.util.List<AgentPlanStatus> plans();
+  List<AgentPlanStatus> plans();
 
   /** The recorded variables of every completed step after {@code step}, for a follower to catch up. */
   @QueryMethod
-  java.util.List<StepCounts> stepsAfter(int step);
+  List<StepCounts> stepsAfter(int step);
+
+  /** The world as it is at the last step boundary: the scenario's {@link ScenarioWorld#snapshot()}. */
+  @QueryMethod
+  JsonNode world();
+
+  /**
+   * One agent: what it will see next, its plan, its memory and its last actions' outcomes.
+   *
+   * @throws IllegalArgumentException when the simulation has no such agent
+   */
+  @QueryMethod
+  AgentState agent(String agentId);
+
+  /** Pauses before the next step; the step in progress completes. Pausing a paused run does nothing. */
+  @SignalMethod
+  void pause();
+
+  /** Resumes a paused run. */
+  @SignalMethod
+  void resume();
+
+  /**
+   * Ends the run after the step in progress (at once when paused or not yet started): the result holds
+   * every step completed, with {@link SimulationResult#stopped()} true.
+   */
+  @SignalMethod
+  void stop();
 }

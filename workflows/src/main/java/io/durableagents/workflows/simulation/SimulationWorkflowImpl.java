@@ -1,5 +1,7 @@
 package io.durableagents.workflows.simulation;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.Json;
 import io.durableagents.workflows.SearchAttributes;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentStepInput;
@@ -10,7 +12,13 @@ import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.agent.SelectedTools;
 import io.durableagents.workflows.agent.ToolOutcome;
 import io.durableagents.workflows.agent.WorldAction;
+import io.durableagents.workflows.llm.LlmActivities;
+import io.durableagents.workflows.llm.LlmCallOptions;
 import io.durableagents.workflows.llm.TokenUsage;
+import io.durableagents.workflows.memory.AgentMemory;
+import io.durableagents.workflows.memory.MemoryEntry;
+import io.durableagents.workflows.memory.MemoryKeeper;
+import io.durableagents.workflows.memory.MemoryKind;
 import io.durableagents.workflows.scenario.Scenarios;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
@@ -22,16 +30,25 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Runs a simulation step by step. Agents see the world as it was at the start of the step (their
  * steps run in parallel, at most {@code maxConcurrentAgents} at once); their actions are then applied
  * one agent at a time in a seeded random activation order, so a conflict (two agents into one cell)
  * goes to the agent activated first, and the other is told in its next observation.
+ *
+ * <p>After every {@code continueAsNewEvery} steps in one run, or earlier when Temporal suggests it, the
+ * simulation continues as new with its whole state ({@link SimulationState}) in the next run's input,
+ * so its history stays bounded however long it runs. Pause, resume and stop are signals taken at step
+ * boundaries.
  */
 public class SimulationWorkflowImpl implements SimulationWorkflow {
   /** The key under which an agent's observation carries the outcomes of its last actions. */
   public static final String LAST_ACTION_RESULTS = "last_action_results";
+
+  /** The key under which an agent's observation carries the messages other agents sent it. */
+  public static final String MESSAGES = "messages";
 
   private SimulationInput input;
   private int step;
@@ -42,10 +59,17 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private TokenUsage usage = TokenUsage.ZERO;
   private PlanCounts planCounts = PlanCounts.ZERO;
   private ScenarioWorld world;
+  private SeededRandom random;
   private final Map<String, Plan> plans = new HashMap<>();
+  private final Map<String, AgentMemory> memories = new HashMap<>();
+  private final Map<String, List<String>> lastResults = new HashMap<>();
+  private final Map<String, List<String>> pendingMessages = new HashMap<>();
   private Map<String, Integer> counts = Map.of();
   private final List<StepCounts> perStep = new ArrayList<>();
   private boolean done;
+  private boolean paused;
+  private boolean stopRequested;
+  private int previousRuns;
 
   @Override
   public SimulationResult run(SimulationInput input) {
@@ -56,64 +80,175 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       throw ApplicationFailure.newNonRetryableFailure(
           e.getMessage(), SimulationFailureTypes.INVALID_INPUT);
     }
-    SeededRandom random = new SeededRandom(input.seed());
-    world = Scenarios.createWorld(input, random);
-    agentCount = world.agentIds().size();
-    checkSelectedTools(world);
-    counts = world.counts();
-
     String simulationId = Workflow.getInfo().getWorkflowId();
-    if (input.searchAttributes()) {
-      Workflow.upsertTypedSearchAttributes(
-          SearchAttributes.SCENARIO.valueSet(input.scenario()),
-          SearchAttributes.STRATEGY.valueSet(strategyName(input.agentOptions())));
-    }
-    Map<String, List<String>> lastResults = new HashMap<>();
-
-    for (step = 0; step < input.steps(); ) {
-      int current = step + 1;
-      List<String> actors = new ArrayList<>();
-      for (String id : world.agentIds()) {
-        if (world.canAct(id)) {
-          actors.add(id);
-        }
-      }
-      Map<String, AgentStepInput> inputs = new LinkedHashMap<>();
-      for (String id : actors) {
-        String role = world.roleOf(id);
-        Observation seen = withLastResults(world.observe(id, current), lastResults.remove(id));
-        inputs.put(id, new AgentStepInput(simulationId, input.scenario(), id, role, seen,
-            plans.get(id), world.toolsOf(role), world.worldActions(), input.optionsFor(role)));
-      }
-      Map<String, AgentStepResult> results = runAgentSteps(simulationId, current, inputs);
-
-      for (String id : random.shuffled(actors)) {
-        AgentStepResult r = results.get(id);
-        List<String> outcomes = new ArrayList<>();
-        for (ToolOutcome o : r.toolOutcomes()) {
-          outcomes.add(o.tool() + ": " + o.output());
-        }
-        for (WorldAction action : r.actions()) {
-          outcomes.add(world.apply(action, random));
-        }
-        lastResults.put(id, outcomes);
-        if (r.plan() != null) {
-          plans.put(id, r.plan());
-        }
-      }
-      world.endStep(current, random);
-      counts = world.counts();
-      perStep.add(new StepCounts(current, counts, llmCalls, usage.total()));
+    if (input.state() == null) {
+      random = new SeededRandom(input.seed());
+      world = createWorld(input, random);
+      checkSelectedTools(world);
       if (input.searchAttributes()) {
-        Workflow.upsertTypedSearchAttributes(SearchAttributes.SIM_STEP.valueSet((long) current));
+        Workflow.upsertTypedSearchAttributes(
+            SearchAttributes.SCENARIO.valueSet(input.scenario()),
+            SearchAttributes.STRATEGY.valueSet(strategyName(input.agentOptions())));
       }
-      Workflow.getLogger(SimulationWorkflowImpl.class)
-          .info("step {}/{} done: {}, {} LLM calls so far", current, input.steps(), counts, llmCalls);
-      step = current;
+    } else {
+      restore(input.state());
+    }
+    agentCount = world.agentIds().size();
+    counts = world.counts();
+    MemoryKeeper memoryKeeper = new MemoryKeeper(input.memory(), request -> {
+      LlmActivities llm = Workflow.newActivityStub(
+          LlmActivities.class, LlmCallOptions.forModel(request.model()));
+      return Async.function(llm::chat, request);
+    });
+
+    int stepsThisRun = 0;
+    while (step < input.steps()) {
+      Workflow.await(() -> !paused || stopRequested);
+      if (stopRequested) {
+        break;
+      }
+      runStep(simulationId, step + 1, memoryKeeper);
+      stepsThisRun++;
+      if (stopRequested || step >= input.steps()) {
+        break;
+      }
+      if (stepsThisRun >= input.continueAsNewEvery()
+          || (input.continueAsNewWhenSuggested() && Workflow.getInfo().isContinueAsNewSuggested())) {
+        Workflow.getLogger(SimulationWorkflowImpl.class).info(
+            "continuing as new after step {} ({} steps and {} history events in this run)", step,
+            stepsThisRun, Workflow.getInfo().getHistoryLength());
+        Workflow.continueAsNew(input.withState(state()));
+      }
     }
     done = true;
-    return new SimulationResult(simulationId, input.scenario(), input.seed(), step, perStep,
-        counts, agentSteps, llmCalls, toolCalls, usage, planCounts);
+    return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
+        List.copyOf(perStep), counts, agentSteps, llmCalls, toolCalls, usage, planCounts,
+        step < input.steps(), previousRuns + 1);
+  }
+
+  /** A new world for {@code input}: the scenario's, from {@link Scenarios}. */
+  protected ScenarioWorld createWorld(SimulationInput input, SeededRandom random) {
+    return Scenarios.createWorld(input, random);
+  }
+
+  /** The world a continued run resumes from, read back from its snapshot. */
+  protected ScenarioWorld restoreWorld(SimulationInput input, JsonNode snapshot) {
+    return Scenarios.restoreWorld(input, snapshot);
+  }
+
+  /** Runs simulation step {@code current}: observations, agent steps, actions, memory, counts. */
+  private void runStep(String simulationId, int current, MemoryKeeper memoryKeeper) {
+    List<String> actors = new ArrayList<>();
+    for (String id : world.agentIds()) {
+      if (world.canAct(id)) {
+        actors.add(id);
+      }
+    }
+    Map<String, AgentStepInput> inputs = new LinkedHashMap<>();
+    for (String id : actors) {
+      String role = world.roleOf(id);
+      Observation seen = withLastResults(world.observe(id, current), lastResults.remove(id),
+          pendingMessages.remove(id));
+      inputs.put(id, new AgentStepInput(simulationId, input.scenario(), id, role, seen,
+          plans.get(id), world.toolsOf(role), world.worldActions(), input.optionsFor(role),
+          memories.get(id)));
+    }
+    Map<String, AgentStepResult> results = runAgentSteps(simulationId, current, inputs);
+
+    Map<String, List<MemoryEntry>> remembered = new LinkedHashMap<>();
+    for (String id : random.shuffled(actors)) {
+      AgentStepResult r = results.get(id);
+      List<String> outcomes = new ArrayList<>();
+      for (ToolOutcome o : r.toolOutcomes()) {
+        outcomes.add(o.tool() + ": " + o.output());
+      }
+      for (WorldAction action : r.actions()) {
+        outcomes.add(world.apply(action, random));
+      }
+      lastResults.put(id, outcomes);
+      if (r.plan() != null) {
+        plans.put(id, r.plan());
+      }
+      remembered.computeIfAbsent(id, k -> new ArrayList<>()).add(new MemoryEntry(current,
+          outcomes.isEmpty() ? "you took no action" : "you did: " + String.join("; ", outcomes)));
+    }
+    for (Map.Entry<String, List<String>> m : world.drainMessages().entrySet()) {
+      for (String text : m.getValue()) {
+        remembered.computeIfAbsent(m.getKey(), k -> new ArrayList<>())
+            .add(new MemoryEntry(current, text));
+        pendingMessages.computeIfAbsent(m.getKey(), k -> new ArrayList<>()).add(text);
+      }
+    }
+    remember(memoryKeeper, remembered, current);
+    world.endStep(current, random);
+    counts = world.counts();
+    perStep.add(new StepCounts(current, counts, llmCalls, usage.total()));
+    if (input.searchAttributes()) {
+      Workflow.upsertTypedSearchAttributes(SearchAttributes.SIM_STEP.valueSet((long) current));
+    }
+    Workflow.getLogger(SimulationWorkflowImpl.class)
+        .info("step {}/{} done: {}, {} LLM calls so far", current, input.steps(), counts, llmCalls);
+    step = current;
+  }
+
+  /**
+   * Adds this step's entries to the agents' memories, in agent order, at most {@code
+   * maxConcurrentAgents} memory calls at once.
+   */
+  private void remember(MemoryKeeper keeper, Map<String, List<MemoryEntry>> remembered, int current) {
+    if (input.memory().kind() == MemoryKind.NONE) {
+      return;
+    }
+    Map<String, Promise<MemoryKeeper.Update>> running = new LinkedHashMap<>();
+    List<Promise<MemoryKeeper.Update>> window = new ArrayList<>();
+    for (String id : world.agentIds()) {
+      List<MemoryEntry> added = remembered.get(id);
+      if (added == null) {
+        continue;
+      }
+      if (window.size() >= input.maxConcurrentAgents()) {
+        Promise.anyOf(window).get();
+        window.removeIf(Promise::isCompleted);
+      }
+      String model = input.optionsFor(world.roleOf(id)).model();
+      Promise<MemoryKeeper.Update> p = keeper.remember(model, memories.get(id), added, current);
+      running.put(id, p);
+      window.add(p);
+    }
+    for (Map.Entry<String, Promise<MemoryKeeper.Update>> e : running.entrySet()) {
+      MemoryKeeper.Update u = e.getValue().get();
+      memories.put(e.getKey(), u.memory());
+      llmCalls += u.llmCalls();
+      usage = usage.plus(u.usage());
+    }
+  }
+
+  /** The whole state at this step boundary, for the next run. */
+  private SimulationState state() {
+    return new SimulationState(step, Json.MAPPER.valueToTree(world.snapshot()), random.state(),
+        new TreeMap<>(plans), new TreeMap<>(memories), new TreeMap<>(lastResults),
+        List.copyOf(perStep), agentSteps, llmCalls, toolCalls, usage, planCounts, paused,
+        stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages));
+  }
+
+  private void restore(SimulationState s) {
+    step = s.step();
+    world = restoreWorld(input, s.world());
+    random = new SeededRandom(s.randomState());
+    plans.putAll(s.plans());
+    memories.putAll(s.memories());
+    lastResults.putAll(s.lastResults());
+    pendingMessages.putAll(s.pendingMessages());
+    perStep.addAll(s.perStep());
+    agentSteps = s.agentSteps();
+    llmCalls = s.llmCalls();
+    toolCalls = s.toolCalls();
+    usage = s.usage();
+    planCounts = s.planCounts();
+    // a signal that came before this run started stays in force
+    paused = paused || s.paused();
+    stopRequested = stopRequested || s.stopRequested();
+    previousRuns = s.runs();
   }
 
   private Map<String, AgentStepResult> runAgentSteps(
@@ -159,12 +294,21 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return options.strategy().name().toLowerCase(java.util.Locale.ROOT);
   }
 
-  private static Observation withLastResults(Observation o, List<String> lastResults) {
-    if (lastResults == null || lastResults.isEmpty()) {
+  /** The observation with the outcomes of the agent's last actions and the messages sent to it. */
+  private static Observation withLastResults(
+      Observation o, List<String> lastResults, List<String> messages) {
+    boolean results = lastResults != null && !lastResults.isEmpty();
+    boolean received = messages != null && !messages.isEmpty();
+    if (!results && !received) {
       return o;
     }
     Map<String, Object> self = new LinkedHashMap<>(o.selfState());
-    self.put(LAST_ACTION_RESULTS, lastResults);
+    if (results) {
+      self.put(LAST_ACTION_RESULTS, lastResults);
+    }
+    if (received) {
+      self.put(MESSAGES, messages);
+    }
     return new Observation(o.step(), self, o.localState());
   }
 
@@ -206,6 +350,41 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   }
 
   @Override
+  public JsonNode world() {
+    return world == null ? null : Json.MAPPER.valueToTree(world.snapshot());
+  }
+
+  @Override
+  public AgentState agent(String agentId) {
+    if (world == null || !world.agentIds().contains(agentId)) {
+      throw new IllegalArgumentException("no agent '" + agentId + "' in this simulation"
+          + (world == null ? " (it has not started yet)" : "; agents: " + world.agentIds()));
+    }
+    String role = world.roleOf(agentId);
+    List<String> last = lastResults.get(agentId);
+    return new AgentState(agentId, role, world.canAct(agentId),
+        withLastResults(world.observe(agentId, step + 1), last, pendingMessages.get(agentId)),
+        AgentPlanStatus.of(agentId, role, strategyName(input.optionsFor(role)), plans.get(agentId),
+            step + 1),
+        memories.get(agentId), last == null ? List.of() : last);
+  }
+
+  @Override
+  public void pause() {
+    paused = true;
+  }
+
+  @Override
+  public void resume() {
+    paused = false;
+  }
+
+  @Override
+  public void stop() {
+    stopRequested = true;
+  }
+
+  @Override
   public SimulationProgress progress() {
     return new SimulationProgress(
         input == null ? null : input.scenario(),
@@ -218,6 +397,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         usage,
         counts,
         done,
-        planCounts);
+        planCounts,
+        paused,
+        stopRequested,
+        previousRuns + 1);
   }
 }

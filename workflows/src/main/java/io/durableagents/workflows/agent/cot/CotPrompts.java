@@ -3,6 +3,8 @@ package io.durableagents.workflows.agent.cot;
 import io.durableagents.workflows.Json;
 import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Plan;
+import io.durableagents.workflows.memory.AgentMemory;
+import io.durableagents.workflows.memory.MemoryPrompts;
 import java.util.List;
 
 /** The prompts of the chain-of-thought strategy, after Mesa-LLM's CoT format. */
@@ -21,9 +23,15 @@ public final class CotPrompts {
 
   private CotPrompts() {}
 
-  /** The reasoning pass's system prompt. */
+  /** The reasoning pass's system prompt, for an agent without memory. */
   public static String reasoningSystem(
       String roleDescription, Observation observation, Plan previousPlan, List<String> tools) {
+    return reasoningSystem(roleDescription, observation, previousPlan, tools, null);
+  }
+
+  /** The reasoning pass's system prompt: the observation, the previous plan and the memory. */
+  public static String reasoningSystem(String roleDescription, Observation observation,
+      Plan previousPlan, List<String> tools, AgentMemory memory) {
     StringBuilder sb = new StringBuilder();
     sb.append(roleDescription).append("\n\n");
     sb.append("You think step by step before you act. Answer in exactly this format:\n")
@@ -43,6 +51,7 @@ public final class CotPrompts {
       sb.append("\nYour plan from step ").append(previousPlan.step()).append(":\n")
           .append(previousPlan.llmPlan()).append('\n');
     }
+    sb.append(MemoryPrompts.section(memory));
     return sb.toString();
   }
 

@@ -119,7 +119,8 @@ public final class CotReasoning {
         List.of(
             ChatTurn.system(
                 CotPrompts.reasoningSystem(
-                    prompts.roleDescription(in.role()), in.observation(), in.plan(), tools)),
+                    prompts.roleDescription(in.role()), in.observation(), in.plan(), tools,
+                    in.memory())),
             ChatTurn.user(prompts.stepPrompt(in.role())));
     LlmResponse reasoning =
         runtime.chat(reasoningMessages, tools, ToolChoice.NONE, CotPrompts.REASONING_PURPOSE);

@@ -5,6 +5,8 @@ import io.durableagents.workflows.agent.ActionFormat;
 import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.agent.cot.CotPrompts;
+import io.durableagents.workflows.memory.AgentMemory;
+import io.durableagents.workflows.memory.MemoryPrompts;
 import java.util.List;
 
 /**
@@ -44,9 +46,15 @@ public final class ReactPrompts {
 
   private ReactPrompts() {}
 
-  /** The system prompt of a simulation step. */
+  /** The system prompt of a simulation step, for an agent without memory. */
   public static String stepSystem(String roleDescription, Observation observation, Plan previousPlan,
       List<String> tools, List<String> worldActions, ActionFormat format) {
+    return stepSystem(roleDescription, observation, previousPlan, tools, worldActions, format, null);
+  }
+
+  /** The system prompt of a simulation step: the observation, the last reasoning and the memory. */
+  public static String stepSystem(String roleDescription, Observation observation, Plan previousPlan,
+      List<String> tools, List<String> worldActions, ActionFormat format, AgentMemory memory) {
     StringBuilder sb = new StringBuilder();
     sb.append(roleDescription).append("\n\n");
     sb.append(format == ActionFormat.TEXT ? textLoop(tools) : functionCallingLoop(tools));
@@ -63,6 +71,7 @@ public final class ReactPrompts {
       sb.append("\nYour reasoning at step ").append(previousPlan.step()).append(":\n")
           .append(quoted(previousPlan.llmPlan()));
     }
+    sb.append(MemoryPrompts.section(memory));
     return sb.toString();
   }
 

@@ -117,7 +117,7 @@ public final class ReactReasoning {
     int step = in.observation().step();
     Loop loop = new Loop(tools, List.of(
         ChatTurn.system(ReactPrompts.stepSystem(prompts.roleDescription(in.role()), in.observation(),
-            in.plan(), tools, worldActions, in.options().actionFormat())),
+            in.plan(), tools, worldActions, in.options().actionFormat(), in.memory())),
         ChatTurn.user(prompts.stepPrompt(in.role()))));
     loop.run();
     String reasoning = loop.reasoning();

@@ -3,6 +3,8 @@ package io.durableagents.workflows.agent.rewoo;
 import io.durableagents.workflows.Json;
 import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.cot.CotPrompts;
+import io.durableagents.workflows.memory.AgentMemory;
+import io.durableagents.workflows.memory.MemoryPrompts;
 import java.util.List;
 
 /**
@@ -63,6 +65,12 @@ public final class ReWooPrompts {
    */
   public static String simulationPlannerSystem(
       String roleDescription, Observation observation, List<String> tools, int planLength) {
+    return simulationPlannerSystem(roleDescription, observation, tools, planLength, null);
+  }
+
+  /** The planner's system prompt in a simulation, with the agent's memory after the observation. */
+  public static String simulationPlannerSystem(String roleDescription, Observation observation,
+      List<String> tools, int planLength, AgentMemory memory) {
     StringBuilder sb = new StringBuilder();
     sb.append(roleDescription).append("\n\n");
     sb.append("You plan your next actions. One planned step is carried out per simulation step, ")
@@ -73,6 +81,7 @@ public final class ReWooPrompts {
     sb.append(CotPrompts.STEP_PREFIX).append(observation.step()).append("):\n");
     sb.append(CotPrompts.SELF_STATE_PREFIX).append(Json.write(observation.selfState())).append('\n');
     sb.append(CotPrompts.LOCAL_STATE_PREFIX).append(Json.write(observation.localState())).append('\n');
+    sb.append(MemoryPrompts.section(memory));
     return sb.toString();
   }
 

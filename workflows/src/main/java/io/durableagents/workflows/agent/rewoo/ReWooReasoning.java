@@ -288,7 +288,7 @@ public final class ReWooReasoning {
     int planLength = Math.min(options.ttl(), options.maxPlanSteps());
     List<ChatTurn> messages = new ArrayList<>();
     messages.add(ChatTurn.system(ReWooPrompts.simulationPlannerSystem(
-        prompts.roleDescription(in.role()), in.observation(), tools, planLength)));
+        prompts.roleDescription(in.role()), in.observation(), tools, planLength, in.memory())));
     messages.add(ChatTurn.user(prompts.stepPrompt(in.role())));
     if (replan != null) {
       messages.add(ChatTurn.user(replan));

@@ -1,5 +1,6 @@
 package io.durableagents.workflows.simulation.epstein;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.durableagents.workflows.simulation.grid.GridPosition;
 
@@ -24,18 +25,22 @@ public record EpsteinAgent(
     double riskAversion,
     int jailSentence) {
 
+  @JsonIgnore
   public boolean isCitizen() {
     return EpsteinScenario.CITIZEN.equals(role);
   }
 
+  @JsonIgnore
   public boolean isCop() {
     return EpsteinScenario.COP.equals(role);
   }
 
+  @JsonIgnore
   public boolean isActive() {
     return EpsteinScenario.ACTIVE.equals(condition);
   }
 
+  @JsonIgnore
   public boolean isJailed() {
     return EpsteinScenario.JAILED.equals(condition);
   }

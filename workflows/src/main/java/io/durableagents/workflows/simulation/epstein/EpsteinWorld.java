@@ -70,6 +70,16 @@ public final class EpsteinWorld implements ScenarioWorld {
     return new EpsteinWorld(p, agents);
   }
 
+  /** Rebuilds a world from {@link #snapshot()}. */
+  public static EpsteinWorld restore(EpsteinSnapshot snapshot) {
+    return new EpsteinWorld(snapshot.parameters(), snapshot.agents());
+  }
+
+  @Override
+  public EpsteinSnapshot snapshot() {
+    return new EpsteinSnapshot(parameters, agents());
+  }
+
   public EpsteinParameters parameters() {
     return parameters;
   }

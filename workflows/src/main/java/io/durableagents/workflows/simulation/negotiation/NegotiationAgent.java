@@ -53,10 +53,12 @@ public record NegotiationAgent(
         0, 0, budget, List.of());
   }
 
+  @com.fasterxml.jackson.annotation.JsonIgnore
   public boolean isSeller() {
     return NegotiationScenario.SELLER.equals(role);
   }
 
+  @com.fasterxml.jackson.annotation.JsonIgnore
   public boolean isBuyer() {
     return NegotiationScenario.BUYER.equals(role);
   }

@@ -123,6 +123,16 @@ public final class NegotiationWorld implements ScenarioWorld {
     return new NegotiationWorld(p, agents, inbox);
   }
 
+  /** Rebuilds a world from {@link #snapshot()}. */
+  public static NegotiationWorld restore(NegotiationSnapshot snapshot) {
+    return new NegotiationWorld(snapshot.parameters(), snapshot.agents(), snapshot.inbox());
+  }
+
+  @Override
+  public NegotiationSnapshot snapshot() {
+    return new NegotiationSnapshot(parameters, agents(), inbox());
+  }
+
   /** {@code Brand A} ... {@code Brand Z}, then {@code Brand 27} and so on. */
   static String brand(int seller) {
     return "Brand " + (seller < 26 ? String.valueOf((char) ('A' + seller)) : String.valueOf(seller + 1));

@@ -150,4 +150,25 @@ class EpsteinWorldTest {
         Json.tryParse("{\"citizen_id\":\"citizen-7\"}"));
     assertTrue(gone != null && gone.contains("no longer within vision"), String.valueOf(gone));
   }
+
+  @Test
+  void aSnapshotReadBackFromJsonBehavesExactlyAsTheWorldItWasTakenFrom() throws Exception {
+    EpsteinWorld original = EpsteinWorld.create(EpsteinParameters.DEFAULTS, new SeededRandom(9));
+    original.apply(action("citizen-0", "change_state", "{\"state\":\"active\"}"), new SeededRandom(1));
+    String json = Json.write(original.snapshot());
+    assertFalse(json.contains("\"citizen\":"), "no derived properties in the snapshot: " + json);
+    EpsteinWorld restored = EpsteinWorld.restore(Json.MAPPER.readValue(json, EpsteinSnapshot.class));
+    assertEquals(original.agentIds(), restored.agentIds());
+    assertEquals(original.agents(), restored.agents());
+    assertEquals(original.counts(), restored.counts());
+    SeededRandom a = new SeededRandom(5);
+    SeededRandom b = new SeededRandom(5);
+    for (String id : original.agentIds()) {
+      assertEquals(original.observe(id, 3), restored.observe(id, 3));
+      WorldAction move = action(id, "move_one_step", "{\"direction\":\"North\"}");
+      assertEquals(original.apply(move, a), restored.apply(move, b));
+    }
+    assertEquals(Json.write(original.snapshot()), Json.write(restored.snapshot()));
+    assertTrue(original.drainMessages().isEmpty(), "Epstein delivers no messages to others");
+  }
 }

@@ -1,0 +1,48 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.TemporalConnection;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * Follows a simulation started earlier (by {@code simulate --no-wait}, another terminal, or another
+ * machine) until it ends: a progress bar or a line per step, then the summary, the CSV and the chart.
+ * A finished run is shown at once.
+ */
+@Command(name = "attach",
+    description = "Follow a simulation started earlier, by its workflow id: live progress (steps, agents, "
+        + "LLM calls, tokens), then its summary; --csv and --chart write its per-step variables.")
+final class AttachCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The simulation's workflow id.")
+  String workflowId;
+
+  @Mixin
+  OutputOptions output = new OutputOptions();
+
+  @Override
+  public Integer call() throws InterruptedException {
+    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    WorkflowServiceStubs service = connection.connect(null);
+    try {
+      SimulationRunner runner = new SimulationRunner(connection.client(service), System.out);
+      SimulationResult result;
+      try {
+        result = runner.follow(workflowId, output.useBar());
+      } catch (RuntimeException e) {
+        System.err.println("attach: cannot follow '" + workflowId + "' on " + connection.address() + ": "
+            + SimulationControl.rootMessage(e));
+        return 1;
+      }
+      runner.printSummary(result);
+      runner.writeFiles(result, output);
+      System.out.println(Links.where(connection, workflowId));
+      return 0;
+    } finally {
+      service.shutdown();
+    }
+  }
+}

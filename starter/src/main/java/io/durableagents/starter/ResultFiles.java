@@ -1,0 +1,98 @@
+package io.durableagents.starter;
+
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.StepCounts;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Writes a simulation's data collector output: the per-step variables as CSV, and as a PNG line chart
+ * drawn with XChart.
+ *
+ * <pre>{@code
+ * ResultFiles.writeCsv(result, Path.of("runs/sim.csv"));
+ * ResultFiles.writeChart(result, Path.of("runs/sim.png"));
+ * }</pre>
+ */
+final class ResultFiles {
+  static final int CHART_WIDTH = 900;
+  static final int CHART_HEIGHT = 500;
+
+  private ResultFiles() {}
+
+  /**
+   * Writes {@code step,<variable>...,llm_calls,tokens} with a row per step (LLM calls and tokens so far
+   * at the end of that step; empty in runs recorded before they existed).
+   */
+  static void writeCsv(SimulationResult r, Path file) throws IOException {
+    List<String> variables = variables(r);
+    StringBuilder sb = new StringBuilder("step");
+    for (String v : variables) {
+      sb.append(',').append(v);
+    }
+    sb.append(",llm_calls,tokens\n");
+    for (StepCounts s : r.perStep()) {
+      sb.append(s.step());
+      for (String v : variables) {
+        sb.append(',').append(s.counts().getOrDefault(v, 0));
+      }
+      sb.append(',').append(s.llmCalls() == null ? "" : s.llmCalls())
+          .append(',').append(s.tokens() == null ? "" : s.tokens()).append('\n');
+    }
+    createParent(file);
+    Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
+  }
+
+  /** Draws every per-step variable against the step as a PNG line chart. */
+  static void writeChart(SimulationResult r, Path file) throws IOException {
+    // no display is needed to draw into an image
+    System.setProperty("java.awt.headless", "true");
+    XYChart chart = new XYChartBuilder().width(CHART_WIDTH).height(CHART_HEIGHT)
+        .title(r.scenario() + " " + r.simulationId() + " (seed " + r.seed() + ")")
+        .xAxisTitle("step").yAxisTitle("agents").build();
+    chart.getStyler().setMarkerSize(0);
+    List<Double> steps = new ArrayList<>();
+    for (StepCounts s : r.perStep()) {
+      steps.add((double) s.step());
+    }
+    for (String v : variables(r)) {
+      List<Double> values = new ArrayList<>();
+      for (StepCounts s : r.perStep()) {
+        values.add(s.counts().getOrDefault(v, 0).doubleValue());
+      }
+      if (!steps.isEmpty()) {
+        chart.addSeries(v, steps, values).setMarker(SeriesMarkers.NONE);
+      }
+    }
+    createParent(file);
+    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  /** The variables in the order the scenario records them. */
+  private static List<String> variables(SimulationResult r) {
+    List<String> variables = new ArrayList<>();
+    for (StepCounts s : r.perStep()) {
+      for (String key : s.counts().keySet()) {
+        if (!variables.contains(key)) {
+          variables.add(key);
+        }
+      }
+    }
+    return variables;
+  }
+
+  private static void createParent(Path file) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+  }
+}

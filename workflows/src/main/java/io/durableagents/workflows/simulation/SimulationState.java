@@ -1,0 +1,64 @@
+package io.durableagents.workflows.simulation;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.agent.Plan;
+import io.durableagents.workflows.llm.TokenUsage;
+import io.durableagents.workflows.memory.AgentMemory;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a simulation has at a step boundary, carried into the next run by continue-as-new: the
+ * continued run resumes exactly where this one stopped, and its result equals that of a run that
+ * never continued as new.
+ *
+ * @param step the last completed step
+ * @param world the world's {@link ScenarioWorld#snapshot()} as a JSON tree
+ * @param randomState the state of the simulation's {@link SeededRandom}
+ * @param plans every agent's plan (a ReWOO plan with its TTL, next step and results), by agent id
+ * @param memories every agent's memory, by agent id
+ * @param lastResults the outcomes each agent will see in its next observation, by agent id
+ * @param perStep the variables of every completed step (the run's result)
+ * @param agentSteps agent steps run
+ * @param llmCalls LLM calls made
+ * @param toolCalls external tool calls made
+ * @param usage tokens used
+ * @param planCounts plans made, reused, re-made and forced
+ * @param paused whether the run is paused (it stays paused in the next run)
+ * @param stopRequested whether a stop was asked for
+ * @param runs how many runs this simulation has had before the next one (1 after the first
+ *     continue-as-new)
+ * @param pendingMessages messages other agents sent, by recipient, for its next observation
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record SimulationState(
+    int step,
+    JsonNode world,
+    long randomState,
+    Map<String, Plan> plans,
+    Map<String, AgentMemory> memories,
+    Map<String, List<String>> lastResults,
+    List<StepCounts> perStep,
+    long agentSteps,
+    long llmCalls,
+    long toolCalls,
+    TokenUsage usage,
+    PlanCounts planCounts,
+    boolean paused,
+    boolean stopRequested,
+    int runs,
+    Map<String, List<String>> pendingMessages) {
+
+  public SimulationState {
+    plans = plans == null ? Map.of() : plans;
+    memories = memories == null ? Map.of() : memories;
+    lastResults = lastResults == null ? Map.of() : lastResults;
+    pendingMessages = pendingMessages == null ? Map.of() : pendingMessages;
+    perStep = perStep == null ? List.of() : perStep;
+    usage = usage == null ? TokenUsage.ZERO : usage;
+    planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
+  }
+}
