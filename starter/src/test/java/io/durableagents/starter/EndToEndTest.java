@@ -332,10 +332,16 @@ class EndToEndTest {
     assertEquals(completedAttempt.keySet(), executed.keySet(), "every execution belongs to a completed call");
     int retriedInFlight = 0;
     int noStartedEvent = 0;
+    int finishedButLost = 0;
     for (Map.Entry<String, Integer> e : completedAttempt.entrySet()) {
       List<Integer> attempts = executed.get(e.getKey());
       assertEquals(new HashSet<>(attempts).size(), attempts.size(), "an attempt ran twice: " + e.getKey());
-      assertTrue(done.getOrDefault(e.getKey(), 0) <= 1, "completed more than once: " + e.getKey());
+      // An attempt may have finished on the killed worker after its last word to the server: its result
+      // was lost with the worker and the next attempt ran (at-least-once for calls in flight). What
+      // must never happen is an attempt after the one the history records as completed (checked below).
+      if (done.getOrDefault(e.getKey(), 0) > 1) {
+        finishedButLost++;
+      }
       if (e.getValue() == null) {
         noStartedEvent++;
         continue;
@@ -352,8 +358,10 @@ class EndToEndTest {
     // only calls in flight at the kill were retried: at most one per agent (25)
     assertTrue(retriedInFlight <= 25, "retried " + retriedInFlight);
     assertEquals(0, noStartedEvent, "completions without a started event");
-    System.out.printf("%s: %d activities, %d retried because they were in flight, %d without a started "
-        + "event in history%n", simulationId, completedAttempt.size(), retriedInFlight, noStartedEvent);
+    assertTrue(finishedButLost <= retriedInFlight, "only retried calls may have finished twice");
+    System.out.printf("%s: %d activities, %d retried because they were in flight (%d of them had finished "
+        + "on the killed worker before its completion reached the server)%n", simulationId,
+        completedAttempt.size(), retriedInFlight, finishedButLost);
     return retriedInFlight;
   }
 

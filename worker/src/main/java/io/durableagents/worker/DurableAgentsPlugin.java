@@ -61,6 +61,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final ToolActivitiesImpl toolActivities;
   private final boolean stickyExecution;
   private final Double llmCallsPerSecond;
+  private final int llmConcurrency;
+  private final int workflowCacheSize;
   private final List<WorkerInterceptor> interceptors;
   private final PayloadCodec payloadCodec;
 
@@ -73,6 +75,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.toolActivities = new ToolActivitiesImpl(b.tools, metrics, b.payloadGuard);
     this.stickyExecution = b.stickyExecution;
     this.llmCallsPerSecond = b.llmCallsPerSecond;
+    this.llmConcurrency = b.llmConcurrency;
+    this.workflowCacheSize = b.workflowCacheSize;
     this.interceptors = List.copyOf(b.interceptors);
     this.payloadCodec = b.payloadCodec;
   }
@@ -121,6 +125,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       all.addAll(interceptors);
       builder.setWorkerInterceptors(all.toArray(new WorkerInterceptor[0]));
     }
+    // Every agent step of a simulation step is a workflow running at once: keep them all cached
+    // (a workflow evicted from the cache replays its whole history at its next task).
+    builder.setWorkflowCacheSize(workflowCacheSize);
+    builder.setMaxWorkflowThreadCount(Math.max(workflowCacheSize, builder.build().getMaxWorkflowThreadCount()));
     if (VIRTUAL_THREADS) {
       builder.setUsingVirtualWorkflowThreads(true);
     }
@@ -138,6 +146,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     }
     if (TaskQueues.LLM.equals(taskQueue) && llmCallsPerSecond != null) {
       builder.setMaxTaskQueueActivitiesPerSecond(llmCallsPerSecond);
+    }
+    if (TaskQueues.LLM.equals(taskQueue)) {
+      // A model call mostly waits on the network: many run at once (the SDK's default is 200).
+      builder.setMaxConcurrentActivityExecutionSize(llmConcurrency);
     }
     if (VIRTUAL_THREADS) {
       builder.setUsingVirtualThreads(true);
@@ -181,6 +193,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private MeterRegistry meterRegistry = new CompositeMeterRegistry();
     private PayloadGuard payloadGuard = PayloadGuard.defaults();
     private PayloadCodec payloadCodec;
+    private int llmConcurrency = WorkerSettings.DEFAULT_LLM_CONCURRENCY;
+    private int workflowCacheSize = WorkerSettings.DEFAULT_WORKFLOW_CACHE;
 
     private Builder() {
       models.put(RulesChatModel.MODEL_NAME, new RulesChatModel());
@@ -201,6 +215,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
       setPayloadGuard(settings.payloadGuard());
       setPayloadCodec(AesGcmPayloadCodec.fromEnvironment(env));
+      setLlmConcurrency(WorkerSettings.positive(env, WorkerSettings.LLM_CONCURRENCY,
+          WorkerSettings.DEFAULT_LLM_CONCURRENCY));
+      setWorkflowCacheSize(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_CACHE,
+          WorkerSettings.DEFAULT_WORKFLOW_CACHE));
       String delay = env.get(WorkerSettings.RULES_DELAY_MS);
       if (delay != null && !delay.isBlank()) {
         long millis;
@@ -242,6 +260,18 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** Whether to use sticky execution (turn it off against the embedded test server). */
     public Builder setStickyExecution(boolean stickyExecution) {
       this.stickyExecution = stickyExecution;
+      return this;
+    }
+
+    /** How many LLM calls one worker runs at once (default {@value WorkerSettings#DEFAULT_LLM_CONCURRENCY}). */
+    public Builder setLlmConcurrency(int llmConcurrency) {
+      this.llmConcurrency = llmConcurrency;
+      return this;
+    }
+
+    /** How many workflows one worker keeps cached (default {@value WorkerSettings#DEFAULT_WORKFLOW_CACHE}). */
+    public Builder setWorkflowCacheSize(int workflowCacheSize) {
+      this.workflowCacheSize = workflowCacheSize;
       return this;
     }
 

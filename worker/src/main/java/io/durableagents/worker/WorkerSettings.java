@@ -45,6 +45,34 @@ public record WorkerSettings(
   public static final String METRICS_PORT = "DURABLE_AGENTS_METRICS_PORT";
   public static final String MAX_OUTPUT_BYTES = "DURABLE_AGENTS_MAX_OUTPUT_BYTES";
   public static final String OVERSIZE_OUTPUT = "DURABLE_AGENTS_OVERSIZE_OUTPUT";
+  /** LLM calls one worker runs at once (its slots on the LLM task queue). */
+  public static final String LLM_CONCURRENCY = "DURABLE_AGENTS_LLM_CONCURRENCY";
+  /** Workflows one worker keeps in its cache (and workflow threads it may run). */
+  public static final String WORKFLOW_CACHE = "DURABLE_AGENTS_WORKFLOW_CACHE";
+
+  public static final int DEFAULT_LLM_CONCURRENCY = 1000;
+  public static final int DEFAULT_WORKFLOW_CACHE = 1000;
+
+  /**
+   * A positive whole number from {@code env}, or {@code defaultValue} when unset.
+   *
+   * @throws IllegalArgumentException naming the variable and the allowed values
+   */
+  public static int positive(Map<String, String> env, String name, int defaultValue) {
+    String text = env.get(name);
+    if (text == null || text.isBlank()) {
+      return defaultValue;
+    }
+    try {
+      int v = Integer.parseInt(text.trim());
+      if (v >= 1) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message
+    }
+    throw new IllegalArgumentException(name + "='" + text + "' must be a whole number >= 1");
+  }
 
   /** Reads and checks the settings. */
   public static WorkerSettings fromEnvironment(Map<String, String> env) {
