@@ -305,14 +305,25 @@ final class BenchmarkCommand implements Callable<Integer> {
         + "in its own JVM, `--max-concurrent-agents` = the agent count. Critical path = steps x 2 x L. "
         + "Heap and threads are the worker's maxima, sampled from its metrics endpoint every 250 ms.");
     line("");
-    line("| worker JVM | agents | L (ms) | wall (s) | agent steps/s | critical path (s) | wall / critical path "
+    line("| worker JVM | sticky | agents | L (ms) | wall (s) | agent steps/s | critical path (s) | wall / critical path "
         + "| LLM calls | max heap (MB) | max threads |");
-    line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (String java : jvmsToMeasure()) {
-      Worker worker = Worker.start(this, "scale-" + javaLabel(java).replaceAll("[^A-Za-z0-9]", ""), java, Map.of());
+    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    List<String> javas = jvmsToMeasure();
+    List<String[]> configurations = new ArrayList<>();
+    for (String java : javas) {
+      configurations.add(new String[] {java, "auto"});
+    }
+    // Side by side: sticky execution, which the embedded server cannot time out (auto turns it off
+    // there, so that a killed worker's workflows move on), measured on the first JVM at L = 0.
+    configurations.add(new String[] {javas.get(0), "on"});
+    for (String[] configuration : configurations) {
+      String java = configuration[0];
+      String sticky = configuration[1];
+      Worker worker = Worker.start(this, "scale-" + javaLabel(java).replaceAll("[^A-Za-z0-9]", "") + "-" + sticky,
+          java, Map.of("DURABLE_AGENTS_STICKY", sticky));
       try {
         runSimulation(simulationInput(20, 3, 0, Strategy.COT, 1), "bench-scale-warm-" + System.nanoTime());
-        for (int latency : latencies) {
+        for (int latency : sticky.equals("on") ? List.of(0) : latencies) {
           for (int n : agents) {
             worker.resetSamples();
             String id = "bench-scale-" + n + "-" + latency + "-" + System.nanoTime();
@@ -320,8 +331,8 @@ final class BenchmarkCommand implements Callable<Integer> {
             SimulationResult r = runSimulation(simulationInput(n, steps, latency, Strategy.COT, 1), id);
             double wall = (System.nanoTime() - t0) / 1e9;
             double critical = steps * 2 * latency / 1000.0;
-            line(String.format(Locale.ROOT, "| %s | %d | %d | %.1f | %.0f | %s | %s | %d | %d | %d |",
-                worker.label, n, latency, wall, r.agentSteps() / wall,
+            line(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %.0f | %s | %s | %d | %d | %d |",
+                worker.label, sticky.equals("on") ? "on" : "off (auto)", n, latency, wall, r.agentSteps() / wall,
                 latency == 0 ? "0" : String.format(Locale.ROOT, "%.1f", critical),
                 latency == 0 ? "-" : String.format(Locale.ROOT, "**%.2f**", wall / critical),
                 r.llmCalls(), worker.maxHeapMb(), worker.maxThreads()));
