@@ -26,6 +26,8 @@ import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
+import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -130,6 +132,27 @@ class SimulationEngineTest {
     assertEquals(once.llmCalls(), every2.llmCalls());
     assertTrue(once.finalCounts().get("sales_seller-0") > 0, once.finalCounts().toString());
     assertEquals(running("nego-none").agent("buyer-0").memory(), running("nego-2").agent("buyer-0").memory());
+  }
+
+  @Test
+  void aLargeSimulationContinuesAsNewBeforeItsHistoryPassesTenPercentOfTheLimits() {
+    start(new RecordingChatModel(new RulesChatModel()));
+    // 120 agents add ~360 events a step: the 100-step interval alone would let a run reach 36,000
+    EpsteinParameters crowd = new EpsteinParameters(12, 12, 100, 20, 1, 0.5, 0.1, 2.3, 30);
+    SimulationResult r = stub("crowd").run(new SimulationInput("epstein", 24, 5, crowd,
+        AgentOptions.newBuilder().setModel(MODEL).setStrategy(Strategy.REACT).build(), null, 200));
+    assertTrue(r.runs() > 1, "continued as new: " + r.runs() + " runs");
+    WorkflowExecutionHistory lastRun = env.getWorkflowClient().fetchHistory("crowd");
+    // every run but the last ended in continue-as-new before one more step would pass 5,000 events
+    String firstRun = lastRun.getEvents().get(0).getWorkflowExecutionStartedEventAttributes()
+        .getFirstExecutionRunId();
+    long firstRunEvents = env.getWorkflowClient().fetchHistory("crowd", firstRun).getEvents().size();
+    assertTrue(firstRunEvents <= SimulationWorkflowImpl.HISTORY_EVENTS_BUDGET * 6 / 5,
+        "the first run stopped near the budget: " + firstRunEvents + " events");
+    assertTrue(firstRunEvents > SimulationWorkflowImpl.HISTORY_EVENTS_BUDGET / 2,
+        "and not far below it: " + firstRunEvents + " events");
+    assertEquals(24, r.steps());
+    System.out.println("120 agents: " + r.runs() + " runs, the first with " + firstRunEvents + " events");
   }
 
   @Test

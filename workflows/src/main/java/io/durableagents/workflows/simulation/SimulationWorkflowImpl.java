@@ -38,12 +38,22 @@ import java.util.TreeMap;
  * one agent at a time in a seeded random activation order, so a conflict (two agents into one cell)
  * goes to the agent activated first, and the other is told in its next observation.
  *
- * <p>After every {@code continueAsNewEvery} steps in one run, or earlier when Temporal suggests it, the
- * simulation continues as new with its whole state ({@link SimulationState}) in the next run's input,
+ * <p>After every {@code continueAsNewEvery} steps in one run, or earlier when Temporal suggests it or
+ * when one more step would take the run's history past 10% of Temporal's limits ({@link
+ * #HISTORY_EVENTS_BUDGET}, {@link #HISTORY_BYTES_BUDGET}), the simulation continues as new with its whole state ({@link SimulationState}) in the next run's input,
  * so its history stays bounded however long it runs. Pause, resume and stop are signals taken at step
  * boundaries.
  */
 public class SimulationWorkflowImpl implements SimulationWorkflow {
+  /**
+   * The most events one run's history should hold: 10% of Temporal's 50,000-event limit, so that a
+   * run stays quick to replay and far from the limit whatever the number of agents.
+   */
+  public static final long HISTORY_EVENTS_BUDGET = 5_000;
+
+  /** The most bytes one run's history should hold: 10% of Temporal's 50 MB limit. */
+  public static final long HISTORY_BYTES_BUDGET = 5L * 1024 * 1024;
+
   /** The key under which an agent's observation carries the outcomes of its last actions. */
   public static final String LAST_ACTION_RESULTS = "last_action_results";
 
@@ -113,7 +123,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         break;
       }
       if (stepsThisRun >= input.continueAsNewEvery()
-          || (input.continueAsNewWhenSuggested() && Workflow.getInfo().isContinueAsNewSuggested())) {
+          || (input.continueAsNewWhenSuggested()
+              && (Workflow.getInfo().isContinueAsNewSuggested() || nextStepPassesHistoryBudget(stepsThisRun)))) {
         Workflow.getLogger(SimulationWorkflowImpl.class).info(
             "continuing as new after step {} ({} steps and {} history events in this run)", step,
             stepsThisRun, Workflow.getInfo().getHistoryLength());
@@ -322,6 +333,18 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         SelectedTools.resolve(world.toolsOf(role), options.selectedTools());
       }
     }
+  }
+
+  /**
+   * Whether one more step, as large as this run's average step, would take the history past {@link
+   * #HISTORY_EVENTS_BUDGET} events or {@link #HISTORY_BYTES_BUDGET} bytes. With hundreds of agents a
+   * step adds thousands of events, so the step interval alone cannot keep histories small.
+   */
+  private static boolean nextStepPassesHistoryBudget(int stepsThisRun) {
+    long events = Workflow.getInfo().getHistoryLength();
+    long bytes = Workflow.getInfo().getHistorySize();
+    return events + events / stepsThisRun > HISTORY_EVENTS_BUDGET
+        || bytes + bytes / stepsThisRun > HISTORY_BYTES_BUDGET;
   }
 
   @Override
