@@ -1,6 +1,5 @@
 package io.durableagents.starter;
 
-import io.durableagents.worker.TemporalConnection;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
@@ -11,13 +10,8 @@ import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.task.AgentTaskInput;
 import io.durableagents.workflows.task.AgentTaskResult;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
-import io.temporal.failure.ApplicationFailure;
-import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -76,51 +70,18 @@ final class AgentCommand implements Callable<Integer> {
       System.err.println("agent: " + e.getMessage());
       return 2;
     }
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
-    LocalStack stack = null;
-    if (!noWorker) {
-      try {
-        stack = LocalStack.start(connection, Path.of("runs", "agent"), "agent");
-      } catch (IllegalStateException e) {
-        System.err.println(e.getMessage());
-        return 1;
-      }
-    }
-    try {
-      WorkflowServiceStubs service = connection.connect(null);
-      try {
-        WorkflowClient client = connection.client(service);
-        String workflowId = id != null ? id
-            : "agent-" + input.options().strategy().label() + "-" + UUID.randomUUID().toString().substring(0, 8);
-        AgentTaskWorkflow agent = client.newWorkflowStub(AgentTaskWorkflow.class,
-            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
-                .setStaticSummary(input.options().strategy().label() + " with " + input.options().model())
-                .build());
-        System.out.println("Started " + workflowId + ": " + input.options().strategy().label() + " with "
-            + input.options().model() + ", tools " + input.tools());
-        AgentTaskResult result;
-        try {
-          result = agent.run(input);
-        } catch (WorkflowFailedException e) {
-          Throwable cause = e.getCause();
-          String message = cause instanceof ApplicationFailure
-              ? ((ApplicationFailure) cause).getType() + ": " + ((ApplicationFailure) cause).getOriginalMessage()
-              : String.valueOf(cause);
-          System.err.println("agent: the run failed: " + message);
-          System.out.println(Links.where(connection, workflowId));
-          return 1;
-        }
-        print(result, System.out);
-        System.out.println(Links.where(connection, workflowId));
-        return 0;
-      } finally {
-        service.shutdown();
-      }
-    } finally {
-      if (stack != null) {
-        stack.close();
-      }
-    }
+    String workflowId = id != null ? id
+        : "agent-" + input.options().strategy().label() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    AgentTaskInput task = input;
+    return SingleRun.run("agent", noWorker, workflowId, client -> {
+      AgentTaskWorkflow agent = client.newWorkflowStub(AgentTaskWorkflow.class,
+          WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
+              .setStaticSummary(task.options().strategy().label() + " with " + task.options().model())
+              .build());
+      System.out.println("Started " + workflowId + ": " + task.options().strategy().label() + " with "
+          + task.options().model() + ", tools " + task.tools());
+      return agent.run(task);
+    }, result -> print(result, System.out));
   }
 
   /**

@@ -10,12 +10,7 @@ import io.durableagents.workflows.autonomous.JudgeVerdict;
 import io.durableagents.workflows.autonomous.SubAgentReport;
 import io.durableagents.workflows.autonomous.TodoItem;
 import io.durableagents.workflows.autonomous.TodoList;
-import io.durableagents.worker.TemporalConnection;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
-import io.temporal.failure.ApplicationFailure;
-import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -64,52 +59,19 @@ final class AgentRunCommand implements Callable<Integer> {
       System.err.println("agent run: " + e.getMessage());
       return 2;
     }
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
-    LocalStack stack = null;
-    if (!noWorker) {
-      try {
-        stack = LocalStack.start(connection, Path.of("runs", "agent"), "agent run");
-      } catch (IllegalStateException e) {
-        System.err.println(e.getMessage());
-        return 1;
-      }
-    }
-    try {
-      WorkflowServiceStubs service = connection.connect(null);
-      try {
-        WorkflowClient client = connection.client(service);
-        AgentSpec spec = input.spec();
-        String workflowId = id != null ? id
-            : "auto-" + spec.name() + "-" + UUID.randomUUID().toString().substring(0, 8);
-        AutonomousAgentWorkflow agent = client.newWorkflowStub(AutonomousAgentWorkflow.class,
-            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
-                .setStaticSummary(spec.name() + ": " + spec.reasoning().pattern().label() + " with " + spec.model())
-                .build());
-        System.out.println("Started " + workflowId + ": " + spec.name() + ", "
-            + spec.reasoning().pattern().label() + " with " + spec.model());
-        AutonomousAgentResult result;
-        try {
-          result = agent.run(input);
-        } catch (WorkflowFailedException e) {
-          Throwable cause = e.getCause();
-          String message = cause instanceof ApplicationFailure
-              ? ((ApplicationFailure) cause).getType() + ": " + ((ApplicationFailure) cause).getOriginalMessage()
-              : String.valueOf(cause);
-          System.err.println("agent run: the run failed: " + message);
-          System.out.println(Links.where(connection, workflowId));
-          return 1;
-        }
-        print(result, System.out);
-        System.out.println(Links.where(connection, workflowId));
-        return 0;
-      } finally {
-        service.shutdown();
-      }
-    } finally {
-      if (stack != null) {
-        stack.close();
-      }
-    }
+    AgentSpec spec = input.spec();
+    String workflowId = id != null ? id
+        : "auto-" + spec.name() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    AutonomousAgentInput run = input;
+    return SingleRun.run("agent run", noWorker, workflowId, client -> {
+      AutonomousAgentWorkflow agent = client.newWorkflowStub(AutonomousAgentWorkflow.class,
+          WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
+              .setStaticSummary(spec.name() + ": " + spec.reasoning().pattern().label() + " with " + spec.model())
+              .build());
+      System.out.println("Started " + workflowId + ": " + spec.name() + ", "
+          + spec.reasoning().pattern().label() + " with " + spec.model());
+      return agent.run(run);
+    }, result -> print(result, System.out));
   }
 
   /**

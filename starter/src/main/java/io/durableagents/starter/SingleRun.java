@@ -1,0 +1,68 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.TemporalConnection;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Runs one workflow to its end for a command of the {@code agent} family: starts the local stack
+ * (a worker, and the embedded Temporal when none listens) unless told that workers already run,
+ * connects, runs, prints the result or a readable failure, and stops what it started.
+ *
+ * <pre>{@code
+ * return SingleRun.run("agent", noWorker, workflowId,
+ *     client -> newStub(client).run(input), result -> print(result, System.out));
+ * }</pre>
+ */
+final class SingleRun {
+  private SingleRun() {}
+
+  /**
+   * Runs {@code run} with a client, then {@code print}s its result; returns the exit code (0 done, 1
+   * the run failed or the stack did not start).
+   */
+  static <R> int run(String command, boolean noWorker, String workflowId, Function<WorkflowClient, R> run,
+      Consumer<R> print) throws java.io.IOException, InterruptedException {
+    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    LocalStack stack = null;
+    if (!noWorker) {
+      try {
+        stack = LocalStack.start(connection, Path.of("runs", "agent"), command);
+      } catch (IllegalStateException e) {
+        System.err.println(e.getMessage());
+        return 1;
+      }
+    }
+    try {
+      WorkflowServiceStubs service = connection.connect(null);
+      try {
+        R result;
+        try {
+          result = run.apply(connection.client(service));
+        } catch (WorkflowFailedException e) {
+          Throwable cause = e.getCause();
+          String message = cause instanceof ApplicationFailure
+              ? ((ApplicationFailure) cause).getType() + ": " + ((ApplicationFailure) cause).getOriginalMessage()
+              : String.valueOf(cause);
+          System.err.println(command + ": the run failed: " + message);
+          System.out.println(Links.where(connection, workflowId));
+          return 1;
+        }
+        print.accept(result);
+        System.out.println(Links.where(connection, workflowId));
+        return 0;
+      } finally {
+        service.shutdown();
+      }
+    } finally {
+      if (stack != null) {
+        stack.close();
+      }
+    }
+  }
+}
