@@ -106,10 +106,9 @@ final class BenchmarkCommand implements Callable<Integer> {
       + "JVM, and a JDK 21+ from /usr/lib/jvm if this one is older, so that virtual threads are measured too).")
   List<String> jvms;
 
-  @Option(names = "--sticky-comparison", negatable = true, defaultValue = "true",
-      description = "Also run the scale part's L = 0 rows with sticky execution on, on the first JVM "
-          + "(default: ${DEFAULT-VALUE}).")
-  boolean stickyComparison;
+  @Option(names = "--no-sticky-comparison",
+      description = "Skip the scale part's extra L = 0 rows with sticky execution on.")
+  boolean noStickyComparison;
 
   @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
   boolean quick;
@@ -320,12 +319,15 @@ final class BenchmarkCommand implements Callable<Integer> {
     }
     // Side by side: sticky execution, which the embedded server cannot time out (auto turns it off
     // there, so that a killed worker's workflows move on), measured on the first JVM at L = 0.
-    if (stickyComparison) {
+    if (!noStickyComparison) {
       configurations.add(new String[] {javas.get(0), "on"});
     }
     for (String[] configuration : configurations) {
       String java = configuration[0];
       String sticky = configuration[1];
+      // A fresh embedded server for each worker: it keeps every finished workflow in memory, and a
+      // server grown by earlier runs would slow the later configurations down.
+      restartServer();
       Worker worker = Worker.start(this, "scale-" + javaLabel(java).replaceAll("[^A-Za-z0-9]", "") + "-" + sticky,
           java, Map.of("DURABLE_AGENTS_STICKY", sticky));
       try {
@@ -540,6 +542,13 @@ final class BenchmarkCommand implements Callable<Integer> {
     service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
     client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+  }
+
+  private void restartServer() throws Exception {
+    service.shutdownNow();
+    server.destroy();
+    server.waitFor(10, TimeUnit.SECONDS);
+    startServer();
   }
 
   private List<String> jvmsToMeasure() throws IOException {

@@ -55,7 +55,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   /** The plugin's name. */
   public static final String NAME = "io.durableagents";
 
-  private static final boolean VIRTUAL_THREADS = Runtime.version().feature() >= 21;
+  /** Whether this JVM can run virtual threads (21+); below it the SDK's options throw. */
+  static final boolean VIRTUAL_THREADS_AVAILABLE = Runtime.version().feature() >= 21;
 
   private final LlmActivitiesImpl llmActivities;
   private final ToolActivitiesImpl toolActivities;
@@ -63,6 +64,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final Double llmCallsPerSecond;
   private final int llmConcurrency;
   private final int workflowCacheSize;
+  private final boolean virtualThreads;
   private final List<WorkerInterceptor> interceptors;
   private final PayloadCodec payloadCodec;
 
@@ -77,6 +79,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.llmConcurrency = b.llmConcurrency;
     this.workflowCacheSize = b.workflowCacheSize;
+    this.virtualThreads = b.virtualThreads && VIRTUAL_THREADS_AVAILABLE;
     this.interceptors = List.copyOf(b.interceptors);
     this.payloadCodec = b.payloadCodec;
   }
@@ -129,7 +132,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     // (a workflow evicted from the cache replays its whole history at its next task).
     builder.setWorkflowCacheSize(workflowCacheSize);
     builder.setMaxWorkflowThreadCount(Math.max(workflowCacheSize, builder.build().getMaxWorkflowThreadCount()));
-    if (VIRTUAL_THREADS) {
+    if (virtualThreads) {
       builder.setUsingVirtualWorkflowThreads(true);
     }
   }
@@ -151,7 +154,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       // A model call mostly waits on the network: many run at once (the SDK's default is 200).
       builder.setMaxConcurrentActivityExecutionSize(llmConcurrency);
     }
-    if (VIRTUAL_THREADS) {
+    if (virtualThreads) {
       builder.setUsingVirtualThreads(true);
     }
   }
@@ -195,6 +198,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private PayloadCodec payloadCodec;
     private int llmConcurrency = WorkerSettings.DEFAULT_LLM_CONCURRENCY;
     private int workflowCacheSize = WorkerSettings.DEFAULT_WORKFLOW_CACHE;
+    private boolean virtualThreads = VIRTUAL_THREADS_AVAILABLE;
 
     private Builder() {
       models.put(RulesChatModel.MODEL_NAME, new RulesChatModel());
@@ -219,6 +223,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
           WorkerSettings.DEFAULT_LLM_CONCURRENCY));
       setWorkflowCacheSize(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_CACHE,
           WorkerSettings.DEFAULT_WORKFLOW_CACHE));
+      setVirtualThreads(WorkerSettings.virtualThreads(env, VIRTUAL_THREADS_AVAILABLE));
       String delay = env.get(WorkerSettings.RULES_DELAY_MS);
       if (delay != null && !delay.isBlank()) {
         long millis;
@@ -272,6 +277,15 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** How many workflows one worker keeps cached (default {@value WorkerSettings#DEFAULT_WORKFLOW_CACHE}). */
     public Builder setWorkflowCacheSize(int workflowCacheSize) {
       this.workflowCacheSize = workflowCacheSize;
+      return this;
+    }
+
+    /**
+     * Whether workflow and activity threads are virtual (default: on JVM 21 and later; ignored below,
+     * where the SDK cannot use them).
+     */
+    public Builder setVirtualThreads(boolean virtualThreads) {
+      this.virtualThreads = virtualThreads;
       return this;
     }
 

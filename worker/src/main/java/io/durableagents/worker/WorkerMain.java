@@ -67,7 +67,9 @@ public final class WorkerMain {
             + "virtual threads {}{}",
         connection.address(), connection.namespace(),
         io.durableagents.workflows.TaskQueues.AGENTS, io.durableagents.workflows.TaskQueues.LLM,
-        sticky ? "on" : "off", Runtime.version().feature() >= 21 ? "on" : "off (JVM < 21)",
+        sticky ? "on" : "off",
+        WorkerSettings.virtualThreads(env, Runtime.version().feature() >= 21) ? "on"
+            : Runtime.version().feature() >= 21 ? "off" : "off (JVM < 21)",
         metrics == null ? "" : ", metrics on :" + metrics.port() + "/metrics");
     stopped.await();
     return 0;

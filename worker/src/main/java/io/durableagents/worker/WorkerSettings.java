@@ -50,7 +50,36 @@ public record WorkerSettings(
   /** Workflows one worker keeps in its cache (and workflow threads it may run). */
   public static final String WORKFLOW_CACHE = "DURABLE_AGENTS_WORKFLOW_CACHE";
 
+  /** Virtual workflow and activity threads: auto (on JVM 21+), on, off. */
+  public static final String VIRTUAL_THREADS = "DURABLE_AGENTS_VIRTUAL_THREADS";
+
   public static final int DEFAULT_LLM_CONCURRENCY = 1000;
+
+  /**
+   * Whether to use virtual threads: {@code auto} (the default) when {@code available}, {@code on}
+   * (an error when not available), {@code off}.
+   *
+   * @throws IllegalArgumentException naming the variable and the allowed values
+   */
+  public static boolean virtualThreads(Map<String, String> env, boolean available) {
+    String v = env.getOrDefault(VIRTUAL_THREADS, "auto").trim().toLowerCase(Locale.ROOT);
+    switch (v) {
+      case "":
+      case "auto":
+        return available;
+      case "on":
+        if (!available) {
+          throw new IllegalArgumentException(VIRTUAL_THREADS + "=on needs Java 21 or later; this is Java "
+              + Runtime.version().feature());
+        }
+        return true;
+      case "off":
+        return false;
+      default:
+        throw new IllegalArgumentException(
+            VIRTUAL_THREADS + "='" + env.get(VIRTUAL_THREADS) + "' is not one of: auto, on, off");
+    }
+  }
   public static final int DEFAULT_WORKFLOW_CACHE = 1000;
 
   /**

@@ -49,4 +49,28 @@ class WorkerSettingsTest {
         () -> WorkerSettings.fromEnvironment(Map.of("DURABLE_AGENTS_OVERSIZE_OUTPUT", "drop"))).getMessage();
     assertTrue(mode.contains("DURABLE_AGENTS_OVERSIZE_OUTPUT") && mode.contains("truncate, fail"), mode);
   }
+
+  @Test
+  void virtualThreadsAreOnWhereTheJvmHasThemUnlessTurnedOff() {
+    assertEquals(true, WorkerSettings.virtualThreads(java.util.Map.of(), true));
+    assertEquals(false, WorkerSettings.virtualThreads(java.util.Map.of(), false));
+    assertEquals(false, WorkerSettings.virtualThreads(java.util.Map.of(WorkerSettings.VIRTUAL_THREADS, "off"), true));
+    IllegalArgumentException notHere = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> WorkerSettings.virtualThreads(java.util.Map.of(WorkerSettings.VIRTUAL_THREADS, "on"), false));
+    org.junit.jupiter.api.Assertions.assertTrue(notHere.getMessage().startsWith(WorkerSettings.VIRTUAL_THREADS));
+    IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> WorkerSettings.virtualThreads(java.util.Map.of(WorkerSettings.VIRTUAL_THREADS, "maybe"), true));
+    org.junit.jupiter.api.Assertions.assertTrue(bad.getMessage().contains("auto, on, off"), bad.getMessage());
+  }
+
+  @Test
+  void concurrencyAndCacheSettingsAreWholeNumbers() {
+    assertEquals(1000, WorkerSettings.positive(java.util.Map.of(), WorkerSettings.LLM_CONCURRENCY, 1000));
+    assertEquals(64, WorkerSettings.positive(java.util.Map.of(WorkerSettings.WORKFLOW_CACHE, "64"),
+        WorkerSettings.WORKFLOW_CACHE, 1000));
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> WorkerSettings.positive(java.util.Map.of(WorkerSettings.LLM_CONCURRENCY, "0"),
+            WorkerSettings.LLM_CONCURRENCY, 1000));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith(WorkerSettings.LLM_CONCURRENCY), e.getMessage());
+  }
 }
