@@ -41,7 +41,6 @@ import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.WorkerFactory;
 import java.io.File;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -403,7 +402,7 @@ final class BenchmarkCommand implements Callable<Integer> {
         firstDoneAfter = Math.min(firstDoneAfter, Long.parseLong(f[0]));
       }
     }
-    Map<String, Integer> completed = completedActivities(id);
+    Map<String, Integer> completed = CompletedActivities.of(client, id);
     int ranAgainAfterCompletion = 0;
     int retriedInFlight = 0;
     // A completed call ran again if an attempt started after the one the history records as completed,
@@ -597,53 +596,6 @@ final class BenchmarkCommand implements Callable<Integer> {
     System.out.println(text);
     System.out.flush();
     report.append(text).append('\n');
-  }
-
-  /** workflow id|activity id -> the attempt that completed, for a simulation and all its agent steps. */
-  private Map<String, Integer> completedActivities(String simulationId) {
-    Map<String, Integer> completed = new HashMap<>();
-    // the simulation's runs (it may have continued as new), newest first, and every agent step
-    Map<String, WorkflowExecutionHistory> histories = new LinkedHashMap<>();
-    WorkflowExecutionHistory run = client.fetchHistory(simulationId);
-    for (int runs = 0; run != null; runs++) {
-      histories.put(simulationId + "@" + runs, run);
-      String previous = run.getEvents().get(0).getWorkflowExecutionStartedEventAttributes()
-          .getContinuedExecutionRunId();
-      run = previous.isEmpty() ? null : client.fetchHistory(simulationId, previous);
-    }
-    Set<String> children = new TreeSet<>();
-    for (WorkflowExecutionHistory h : histories.values()) {
-      for (HistoryEvent e : h.getEvents()) {
-        if (e.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
-          children.add(e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId());
-        }
-      }
-    }
-    for (String child : children) {
-      histories.put(child, client.fetchHistory(child));
-    }
-    for (Map.Entry<String, WorkflowExecutionHistory> h : histories.entrySet()) {
-      String wf = h.getKey().contains("@") ? h.getKey().substring(0, h.getKey().indexOf('@')) : h.getKey();
-      Map<Long, String> scheduled = new HashMap<>();
-      Map<Long, Integer> startedAttempt = new HashMap<>();
-      for (HistoryEvent e : h.getValue().getEvents()) {
-        switch (e.getEventType()) {
-          case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-            scheduled.put(e.getEventId(), e.getActivityTaskScheduledEventAttributes().getActivityId());
-            break;
-          case EVENT_TYPE_ACTIVITY_TASK_STARTED:
-            startedAttempt.put(e.getEventId(), e.getActivityTaskStartedEventAttributes().getAttempt());
-            break;
-          case EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
-            var a = e.getActivityTaskCompletedEventAttributes();
-            completed.put(wf + "|" + scheduled.get(a.getScheduledEventId()),
-                startedAttempt.get(a.getStartedEventId()));
-            break;
-          default:
-        }
-      }
-    }
-    return completed;
   }
 
   /** A worker in its own JVM, with its metrics endpoint sampled for heap and threads. */

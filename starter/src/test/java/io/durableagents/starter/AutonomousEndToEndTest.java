@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-
 import io.durableagents.workflows.autonomous.AutonomousAgentResult;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
@@ -26,11 +25,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
 
 /**
  * An autonomous run whose worker is killed with {@code kill -9} in the middle of a spawn: the lead of
@@ -181,34 +180,7 @@ class AutonomousEndToEndTest {
 
   /** workflow id|activity id -> the attempt that completed, for the run and its sub-agents. */
   private static Map<String, Integer> completedActivities(String workflowId) {
-    Map<String, Integer> completed = new HashMap<>();
-    Set<String> workflows = new TreeSet<>();
-    workflows.add(workflowId);
-    for (HistoryEvent e : client.fetchHistory(workflowId).getEvents()) {
-      if (e.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
-        workflows.add(e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId());
-      }
-    }
-    for (String wf : workflows) {
-      Map<Long, String> scheduled = new HashMap<>();
-      Map<Long, Integer> startedAttempt = new HashMap<>();
-      for (HistoryEvent e : client.fetchHistory(wf).getEvents()) {
-        switch (e.getEventType()) {
-          case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-            scheduled.put(e.getEventId(), e.getActivityTaskScheduledEventAttributes().getActivityId());
-            break;
-          case EVENT_TYPE_ACTIVITY_TASK_STARTED:
-            startedAttempt.put(e.getEventId(), e.getActivityTaskStartedEventAttributes().getAttempt());
-            break;
-          case EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
-            var a = e.getActivityTaskCompletedEventAttributes();
-            completed.put(wf + "|" + scheduled.get(a.getScheduledEventId()),
-                startedAttempt.get(a.getStartedEventId()));
-            break;
-          default:
-        }
-      }
-    }
+    Map<String, Integer> completed = CompletedActivities.of(client, workflowId);
     assertFalse(completed.isEmpty());
     return completed;
   }

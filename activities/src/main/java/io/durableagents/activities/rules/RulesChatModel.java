@@ -18,6 +18,7 @@ import dev.langchain4j.model.output.FinishReason;
 import dev.langchain4j.model.output.TokenUsage;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.durableagents.workflows.agent.cot.CotPrompts;
+import io.durableagents.workflows.agent.react.ReactPrompts;
 import io.durableagents.workflows.agent.rewoo.ReWooPrompts;
 import io.durableagents.workflows.memory.MemoryPrompts;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
@@ -72,7 +73,7 @@ public final class RulesChatModel implements ChatModel {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   /** The ReAct strategy's finish tool: called with the answer when the task is done. */
-  static final String FINISH_TOOL = "finish";
+  static final String FINISH_TOOL = ReactPrompts.FINISH_TOOL;
 
   private static final Pattern CALL = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\((\\{.*?\\})?\\)");
 
