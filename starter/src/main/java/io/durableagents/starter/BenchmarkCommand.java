@@ -98,6 +98,11 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "Model latencies of the scale part, in ms (default: 0,100,1000).")
   List<Integer> latencies = List.of(0, 100, 1000);
 
+  @Option(names = "--agents-per-workflow", split = ",", paramLabel = "N",
+      description = "Agents per workflow of the scale and recovery parts, side by side (default: 1,25: a "
+          + "workflow per agent step, and group steps of 25 agents).")
+  List<Integer> agentsPerWorkflow = List.of(1, 25);
+
   @Option(names = "--steps", defaultValue = "10", description = "Simulation steps of the scale part (default: ${DEFAULT-VALUE}).")
   int steps;
 
@@ -308,9 +313,9 @@ final class BenchmarkCommand implements Callable<Integer> {
         + "in its own JVM, `--max-concurrent-agents` = the agent count. Critical path = steps x 2 x L. "
         + "Heap and threads are the worker's maxima, sampled from its metrics endpoint every 250 ms.");
     line("");
-    line("| worker JVM | sticky | agents | L (ms) | wall (s) | agent steps/s | critical path (s) | wall / critical path "
-        + "| LLM calls | max heap (MB) | max threads |");
-    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    line("| worker JVM | sticky | agents per workflow | agents | L (ms) | wall (s) | agent steps/s | critical path (s) "
+        + "| wall / critical path | LLM calls | max heap (MB) | max threads |");
+    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     List<String> javas = jvmsToMeasure();
     List<String[]> configurations = new ArrayList<>();
     for (String java : javas) {
@@ -330,20 +335,27 @@ final class BenchmarkCommand implements Callable<Integer> {
       Worker worker = Worker.start(this, "scale-" + javaLabel(java).replaceAll("[^A-Za-z0-9]", "") + "-" + sticky,
           java, Map.of("DURABLE_AGENTS_STICKY", sticky));
       try {
-        runSimulation(simulationInput(20, 3, 0, Strategy.COT, 1), "bench-scale-warm-" + System.nanoTime());
+        for (int perWorkflow : agentsPerWorkflow) {
+          runSimulation(simulationInput(20, 3, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
+              "bench-scale-warm-" + System.nanoTime());
+        }
         for (int latency : sticky.equals("on") ? List.of(0) : latencies) {
           for (int n : agents) {
-            worker.resetSamples();
-            String id = "bench-scale-" + n + "-" + latency + "-" + System.nanoTime();
-            long t0 = System.nanoTime();
-            SimulationResult r = runSimulation(simulationInput(n, steps, latency, Strategy.COT, 1), id);
-            double wall = (System.nanoTime() - t0) / 1e9;
-            double critical = steps * 2 * latency / 1000.0;
-            line(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %.0f | %s | %s | %d | %d | %d |",
-                worker.label, sticky.equals("on") ? "on" : "off (auto)", n, latency, wall, r.agentSteps() / wall,
-                latency == 0 ? "0" : String.format(Locale.ROOT, "%.1f", critical),
-                latency == 0 ? "-" : String.format(Locale.ROOT, "**%.2f**", wall / critical),
-                r.llmCalls(), worker.maxHeapMb(), worker.maxThreads()));
+            for (int perWorkflow : agentsPerWorkflow) {
+              worker.resetSamples();
+              String id = "bench-scale-" + n + "-" + latency + "-" + perWorkflow + "-" + System.nanoTime();
+              long t0 = System.nanoTime();
+              SimulationResult r = runSimulation(
+                  simulationInput(n, steps, latency, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow), id);
+              double wall = (System.nanoTime() - t0) / 1e9;
+              double critical = steps * 2 * latency / 1000.0;
+              line(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.1f | %.0f | %s | %s | %d | %d | %d |",
+                  worker.label, sticky.equals("on") ? "on" : "off (auto)", perWorkflow, n, latency, wall,
+                  r.agentSteps() / wall,
+                  latency == 0 ? "0" : String.format(Locale.ROOT, "%.1f", critical),
+                  latency == 0 ? "-" : String.format(Locale.ROOT, "**%.2f**", wall / critical),
+                  r.llmCalls(), worker.maxHeapMb(), worker.maxThreads()));
+            }
           }
         }
       } finally {

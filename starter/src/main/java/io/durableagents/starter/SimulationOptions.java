@@ -92,6 +92,13 @@ final class SimulationOptions {
       description = "Agent steps running at once (default: " + SimulationInput.DEFAULT_MAX_CONCURRENT_AGENTS + ").")
   Integer maxConcurrentAgents;
 
+  @Option(names = "--agents-per-workflow", paramLabel = "N",
+      description = "Agents whose steps share one workflow per simulation step (default: 1, a workflow "
+          + "per agent step, <sim>/agent-<id>/step-<n>). More, such as 25, runs <sim>/step-<n>/group-<g> "
+          + "workflows of N agents of one role: several times the agent steps per second for large "
+          + "simulations; every LLM and tool call is still its own activity.")
+  Integer agentsPerWorkflow;
+
   @Option(names = "--id", description = "Workflow id (default: sim-<scenario>-<seed>-<random>).")
   String id;
 
@@ -232,9 +239,12 @@ final class SimulationOptions {
     if (continueAsNewEvery != null && continueAsNewEvery < 1) {
       throw new IllegalArgumentException("--continue-as-new-every must be >= 1, was " + continueAsNewEvery);
     }
+    if (agentsPerWorkflow != null && agentsPerWorkflow < 1) {
+      throw new IllegalArgumentException("--agents-per-workflow must be >= 1, was " + agentsPerWorkflow);
+    }
     SimulationInput input = new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
         maxConcurrentAgents, false, continueAsNewEvery,
-        new MemoryOptions(memoryKind, memoryCapacity, null), null, null).withNegotiation(negotiation);
+        new MemoryOptions(memoryKind, memoryCapacity, null), null, null, negotiation, agentsPerWorkflow);
     input.validate();
     return input;
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.simulation.SimulationProgress;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
@@ -158,7 +159,7 @@ class EndToEndTest {
     starter("history", "e2e-crash", "-o", exported.toAbsolutePath().toString());
     WorkflowReplayer.replayWorkflowExecution(
         WorkflowExecutionHistory.fromJson(Files.readString(exported), "e2e-crash"),
-        SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class);
+        SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class);
 
     System.out.printf("kill -9 at step %d of %d; %d retried because they were in flight%n",
         stepAtKill, STEPS, retriedInFlight);

@@ -1,5 +1,6 @@
 package io.durableagents.worker;
 
+import io.durableagents.workflows.llm.LlmRequest;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
@@ -15,7 +16,8 @@ import org.slf4j.MDC;
  * Puts the agent id into the logging context (MDC key {@value #AGENT_ID}) of workflow and activity
  * threads, next to the {@code WorkflowId}, {@code ActivityType} and the other keys Temporal's SDK sets,
  * so that every log line of an agent step says whose it is. The id comes from the agent step's workflow
- * id, {@code <simulation>/agent-<agent id>/step-<n>}.
+ * id, {@code <simulation>/agent-<agent id>/step-<n>}, or, for the LLM calls of a group step that runs
+ * several agents in one workflow, from the call's {@link LlmRequest#agent()}.
  */
 public final class AgentLogContext extends WorkerInterceptorBase {
   /** The MDC key. */
@@ -27,6 +29,16 @@ public final class AgentLogContext extends WorkerInterceptorBase {
   static String agentOf(String workflowId) {
     Matcher m = AGENT.matcher(workflowId == null ? "" : workflowId);
     return m.find() ? m.group(1) : "-";
+  }
+
+  /** The agent id in an activity's workflow id or, failing that, the agent its LLM request names. */
+  static String agentOf(String workflowId, Object[] arguments) {
+    String agent = agentOf(workflowId);
+    if (agent.equals("-") && arguments != null && arguments.length == 1
+        && arguments[0] instanceof LlmRequest && ((LlmRequest) arguments[0]).agent() != null) {
+      return ((LlmRequest) arguments[0]).agent();
+    }
+    return agent;
   }
 
   @Override
@@ -53,7 +65,8 @@ public final class AgentLogContext extends WorkerInterceptorBase {
 
       @Override
       public ActivityOutput execute(ActivityInput input) {
-        MDC.put(AGENT_ID, agentOf(context.getInfo().getWorkflowId()));
+        MDC.put(AGENT_ID,
+            agentOf(context.getInfo().getWorkflowId(), input.getArguments()));
         try {
           return super.execute(input);
         } finally {

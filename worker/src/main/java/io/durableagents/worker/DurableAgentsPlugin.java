@@ -13,6 +13,7 @@ import io.durableagents.activities.tools.BuiltinTools;
 import io.durableagents.activities.tools.ToolActivitiesImpl;
 import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
@@ -163,7 +164,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   public void initializeWorker(String taskQueue, Worker worker) {
     if (TaskQueues.AGENTS.equals(taskQueue)) {
       worker.registerWorkflowImplementationTypes(
-          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class,
+          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class,
           AutonomousAgentWorkflowImpl.class);
       worker.registerActivitiesImplementations(toolActivities);
     } else if (TaskQueues.LLM.equals(taskQueue)) {

@@ -60,6 +60,11 @@ class LogContextTest {
       env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
               WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("sim-logs").build())
           .run(new SimulationInput("epstein", 1, 3, EpsteinParameters.DEFAULTS.withAgents(2, 1), null, null, null));
+      // the same agents in group steps: the agent id comes from the LLM request, not the workflow id
+      env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
+              WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("grouped-logs").build())
+          .run(new SimulationInput("epstein", 1, 3, EpsteinParameters.DEFAULTS.withAgents(2, 1), null, null, null)
+              .withAgentsPerWorkflow(3));
     }
     PatternLayout layout = new PatternLayout();
     layout.setContext(context);
@@ -68,7 +73,16 @@ class LogContextTest {
     layout.start();
     List<String> lines = captured.list.stream().map(layout::doLayout).toList();
 
-    List<String> llm = lines.stream().filter(l -> l.contains("llm call to rules")).toList();
+    List<String> grouped = lines.stream()
+        .filter(l -> l.contains("llm call to rules") && l.startsWith("workflowId=grouped-logs")).toList();
+    assertTrue(grouped.stream().anyMatch(l -> l.startsWith(
+        "workflowId=grouped-logs/step-1/group-1 agentId=citizen-1 activity=LlmChat - ")), grouped.toString());
+    assertTrue(grouped.stream().anyMatch(l -> l.startsWith(
+        "workflowId=grouped-logs/step-1/group-2 agentId=cop-0 activity=LlmChat - ")), grouped.toString());
+    assertTrue(grouped.stream().allMatch(l -> !l.contains("agentId=-")), "every LLM line names its agent: " + grouped);
+    assertEquals(6, grouped.size(), grouped.toString());
+    List<String> llm = lines.stream()
+        .filter(l -> l.contains("llm call to rules") && l.startsWith("workflowId=sim-logs")).toList();
     assertFalse(llm.isEmpty(), lines.toString());
     assertTrue(llm.stream().anyMatch(l -> l.startsWith(
         "workflowId=sim-logs/agent-citizen-0/step-1 agentId=citizen-0 activity=LlmChat - ")), llm.toString());

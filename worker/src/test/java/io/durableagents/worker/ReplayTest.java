@@ -9,6 +9,7 @@ import io.durableagents.workflows.autonomous.AutonomousAgentInput;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
 import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.memory.MemoryKind;
@@ -56,7 +57,7 @@ class ReplayTest {
   void freshHistoriesReplay() throws Exception {
     Map<String, Recorded> fresh = record();
     for (Recorded r : fresh.values()) {
-      WorkflowReplayer.replayWorkflowExecution(r.history(), SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
+      WorkflowReplayer.replayWorkflowExecution(r.history(), SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
     }
     if (Boolean.getBoolean("recordHistories")) {
       Files.createDirectories(HISTORIES);
@@ -88,7 +89,7 @@ class ReplayTest {
       String workflowId = ids.getProperty(file.getFileName().toString());
       assertTrue(workflowId != null, "no workflow id for " + file + " in " + WORKFLOW_IDS);
       WorkflowExecutionHistory history = WorkflowExecutionHistory.fromJson(Files.readString(file), workflowId);
-      WorkflowReplayer.replayWorkflowExecution(history, SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
+      WorkflowReplayer.replayWorkflowExecution(history, SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
       names.add(file.getFileName().toString());
     }
     for (String expected : List.of("simulation-epstein-cot.json", "agent-step-cot.json",
@@ -99,7 +100,7 @@ class ReplayTest {
         "autonomous-todo-driven.json", "autonomous-plan-execute.json", "autonomous-spawn-reflexion.json",
         "autonomous-spawn-child.json",
         "simulation-continued-run1.json", "simulation-continued-run2.json",
-        "simulation-steered-episodic.json")) {
+        "simulation-steered-episodic.json", "simulation-epstein-groups.json", "agent-group-step.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -142,6 +143,15 @@ class ReplayTest {
       out.put("agent-step-negotiation-buyer.json", new Recorded(buyerStep, client.fetchHistory(buyerStep)));
       continued(client, out);
       steered(client, out);
+      // group steps: the agents' steps of a simulation step in workflows of 2 agents of one role
+      String grouped = "sim-epstein-replay-groups";
+      client.newWorkflowStub(SimulationWorkflow.class,
+              WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(grouped).build())
+          .run(new SimulationInput("epstein", 3, 11, SMALL,
+              AgentOptions.newBuilder().setStrategy(Strategy.REACT).build(), null, null).withAgentsPerWorkflow(2));
+      out.put("simulation-epstein-groups.json", new Recorded(grouped, client.fetchHistory(grouped)));
+      String group = grouped + "/step-2/group-1";
+      out.put("agent-group-step.json", new Recorded(group, client.fetchHistory(group)));
       for (Strategy s : Strategy.values()) {
         String id = "agent-task-replay-" + s.label();
         client.newWorkflowStub(AgentTaskWorkflow.class,

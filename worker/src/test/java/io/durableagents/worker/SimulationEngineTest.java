@@ -312,6 +312,72 @@ class SimulationEngineTest {
     assertEquals(0.0, agents.build().getMaxTaskQueueActivitiesPerSecond(), "workflows and tools: no cap");
   }
 
+  @Test
+  void groupStepsGiveTheSameRunAsAWorkflowPerAgentStepWithEveryCallStillAnActivity() {
+    start(new RecordingChatModel(new RulesChatModel()));
+    // ReWOO citizens with 3-step plans, ReAct cops, long-term memory: everything a step carries
+    SimulationInput in = input(6, 11, EpsteinParameters.DEFAULTS.withAgents(8, 2),
+        options(Strategy.REWOO, 3), options(Strategy.REACT, 1))
+        .withMemory(MemoryOptions.of(MemoryKind.LONG_TERM, 2));
+    SimulationResult each = stub("per-agent").run(in);
+    SimulationResult grouped = stub("grouped").run(in.withAgentsPerWorkflow(3));
+
+    assertEquals(comparable(each), new SimulationResult("per-agent", grouped.scenario(), grouped.seed(),
+        grouped.steps(), grouped.perStep(), grouped.finalCounts(), grouped.agentSteps(), grouped.llmCalls(),
+        grouped.toolCalls(), grouped.usage(), grouped.planCounts(), grouped.stopped(), 1));
+    assertEquals(running("per-agent").agent("citizen-3").memory(), running("grouped").agent("citizen-3").memory());
+
+    int groups = 0;
+    long agentCalls = 0;
+    java.util.Set<String> callers = new java.util.TreeSet<>();
+    for (var e : env.getWorkflowClient().fetchHistory("grouped").getEvents()) {
+      if (e.getEventType() != EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
+        continue;
+      }
+      var child = e.getStartChildWorkflowExecutionInitiatedEventAttributes();
+      assertEquals("AgentGroupStep", child.getWorkflowType().getName());
+      assertTrue(child.getWorkflowId().matches("grouped/step-\\d+/group-\\d+"), child.getWorkflowId());
+      groups++;
+      for (var c : env.getWorkflowClient().fetchHistory(child.getWorkflowId()).getEvents()) {
+        if (c.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+            && c.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("LlmChat")) {
+          String summary = io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+              c.getUserMetadata().getSummary(), String.class, String.class);
+          assertTrue(summary.matches("llm: recorded · (citizen|cop)-\\d+"), summary);
+          callers.add(summary.substring(summary.indexOf('·') + 2));
+          agentCalls++;
+        }
+      }
+    }
+    // at most 3 agents of one role per workflow: citizens in groups of 3, 3 and 2, the cops in one
+    assertTrue(groups <= 6 * 4 && groups * 3 >= grouped.agentSteps(), groups + " groups for "
+        + grouped.agentSteps() + " agent steps");
+    assertTrue(groups < grouped.agentSteps() / 2, "fewer workflows than agent steps: " + groups);
+    long memoryCalls = grouped.llmCalls() - agentCalls;
+    assertTrue(agentCalls > 0 && memoryCalls >= 0, agentCalls + " agent calls of " + grouped.llmCalls());
+    assertEquals(each.llmCalls(), grouped.llmCalls());
+    assertEquals(10, callers.size(), "every agent's calls are its own activities: " + callers);
+  }
+
+  @Test
+  void groupStepsKeepToTheConcurrencyLimit() {
+    start(new RecordingChatModel(new RulesChatModel()));
+    // groups of 2 with at most 5 agents at once: two groups run together, never three
+    SimulationInput in = new SimulationInput("epstein", 2, 5, EpsteinParameters.DEFAULTS.withAgents(8, 2),
+        options(Strategy.COT, 1), Map.of(), 5).withAgentsPerWorkflow(2);
+    stub("group-window").run(in);
+    int running = 0;
+    int most = 0;
+    for (var e : env.getWorkflowClient().fetchHistory("group-window").getEvents()) {
+      if (e.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
+        most = Math.max(most, ++running);
+      } else if (e.getEventType() == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED) {
+        running--;
+      }
+    }
+    assertEquals(2, most, "at most 4 of the 5 allowed agents in groups of 2 at once");
+  }
+
   // --- memory
 
   private AgentMemory memoryOf(String simulation, String agent) {

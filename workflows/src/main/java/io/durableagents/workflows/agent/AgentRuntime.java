@@ -12,6 +12,7 @@ import io.durableagents.workflows.tools.ToolActivities;
 import io.durableagents.workflows.tools.ToolCallOptions;
 import io.durableagents.workflows.tools.ToolExecutionRequest;
 import io.durableagents.workflows.tools.ToolExecutionResult;
+import io.temporal.activity.ActivityOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
@@ -25,12 +26,24 @@ import java.util.List;
  */
 public final class AgentRuntime {
   private final AgentStepInput input;
+  private final boolean sharedWorkflow;
   private TokenUsage usage = TokenUsage.ZERO;
   private int llmCalls;
   private int toolCalls;
 
+  /** The runtime of an agent step that has its workflow to itself. */
   public AgentRuntime(AgentStepInput input) {
+    this(input, false);
+  }
+
+  /**
+   * The runtime of an agent step; {@code sharedWorkflow}: the step shares its workflow with other
+   * agents' steps ({@link AgentGroupStepWorkflow}), so the summaries of its activities name the agent
+   * ({@code llm: rules · citizen-3}) and its tool calls' idempotency keys hold the agent id.
+   */
+  public AgentRuntime(AgentStepInput input, boolean sharedWorkflow) {
     this.input = input;
+    this.sharedWorkflow = sharedWorkflow;
   }
 
   public AgentStepInput input() {
@@ -50,12 +63,18 @@ public final class AgentRuntime {
   public LlmResponse chat(List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
       String purpose, LlmRequest.ResponseFormat format) {
     String model = input.options().model();
-    LlmActivities llm =
-        Workflow.newActivityStub(LlmActivities.class, LlmCallOptions.forModel(model));
+    ActivityOptions options = LlmCallOptions.forModel(model);
+    if (sharedWorkflow) {
+      options = ActivityOptions.newBuilder(options)
+          .setSummary(LlmCallOptions.summary(model) + " · " + input.agentId())
+          .build();
+    }
+    LlmActivities llm = Workflow.newActivityStub(LlmActivities.class, options);
     LlmResponse response =
         llm.chat(
             new LlmRequest(
-                model, messages, tools, toolChoice, input.options().temperature(), purpose, format));
+                model, messages, tools, toolChoice, input.options().temperature(), purpose, format,
+                input.agentId()));
     llmCalls++;
     usage = usage.plus(response.usage());
     return response;
@@ -77,10 +96,11 @@ public final class AgentRuntime {
   /** Starts an external tool call shown in the Temporal UI with {@code summary}. */
   public Promise<ToolOutcome> runTool(ToolCall call, String summary) {
     toolCalls++;
-    ToolActivities tools =
-        Workflow.newActivityStub(ToolActivities.class, ToolCallOptions.forTool(call.name(), summary));
+    ToolActivities tools = Workflow.newActivityStub(ToolActivities.class, ToolCallOptions.forTool(
+        call.name(), sharedWorkflow ? summary + " · " + input.agentId() : summary));
     String key =
-        Workflow.getInfo().getWorkflowId()
+        (sharedWorkflow ? Workflow.getInfo().getWorkflowId() + "/agent-" + input.agentId()
+            : Workflow.getInfo().getWorkflowId())
             + "/"
             + input.observation().step()
             + "/"

@@ -13,7 +13,15 @@ public class AgentStepWorkflowImpl implements AgentStepWorkflow {
 
   @Override
   public AgentStepResult step(AgentStepInput input) {
-    AgentRuntime runtime = new AgentRuntime(input);
+    return run(new AgentRuntime(input));
+  }
+
+  /**
+   * Runs the agent step of {@code runtime}'s input with the strategy its options name, and counts it.
+   * Workflow code: the agent step workflow and the group step workflow both run steps with it.
+   */
+  static AgentStepResult run(AgentRuntime runtime) {
+    AgentStepInput input = runtime.input();
     ScenarioPrompts prompts = Scenarios.prompts(input.scenario());
     Strategy strategy = input.options().strategy();
     AgentStepResult result;

@@ -24,6 +24,8 @@ import java.util.List;
  *     client rejects schemaless JSON); null or {@link ResponseFormat#TEXT}: plain text. A JSON request
  *     that offers tools with tool choice {@link ToolChoice#NONE} is a ReWOO planner call: the activity
  *     returns the plan's steps as {@link LlmResponse#toolCalls()} checked against the tools' schemas
+ * @param agent the agent the call is made for, or null: the worker's logs name it (several agents'
+ *     calls can share one workflow, see {@code AgentGroupStepWorkflow})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -34,7 +36,8 @@ public record LlmRequest(
     ToolChoice toolChoice,
     Double temperature,
     String purpose,
-    ResponseFormat responseFormat) {
+    ResponseFormat responseFormat,
+    String agent) {
 
   /** The form of answer a call asks for. */
   public enum ResponseFormat {
@@ -46,6 +49,18 @@ public record LlmRequest(
   public LlmRequest(String model, List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
       Double temperature, String purpose) {
     this(model, messages, tools, toolChoice, temperature, purpose, null);
+  }
+
+  /** A request that names no agent. */
+  public LlmRequest(String model, List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
+      Double temperature, String purpose, ResponseFormat responseFormat) {
+    this(model, messages, tools, toolChoice, temperature, purpose, responseFormat, null);
+  }
+
+  /** This request, made for {@code agent}. */
+  public LlmRequest forAgent(String agent) {
+    return new LlmRequest(
+        model, messages, tools, toolChoice, temperature, purpose, responseFormat, agent);
   }
 
   public LlmRequest {

@@ -29,6 +29,10 @@ import java.util.Map;
  * @param continueAsNewWhenSuggested whether to continue as new before {@code continueAsNewEvery} steps
  *     when Temporal suggests it (default true; false keeps the interval exact, for comparisons)
  * @param negotiation the negotiation parameters (null: Mesa-LLM's negotiation example)
+ * @param agentsPerWorkflow how many agents' steps of one simulation step share one workflow (default
+ *     1: every agent step is a workflow of its own, {@code <simulation>/agent-<id>/step-<n>}; more:
+ *     {@code <simulation>/step-<n>/group-<g>} workflows of that many agents each, which saves most of
+ *     the orchestration per agent step; every LLM and tool call stays an activity of its own either way)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -45,7 +49,8 @@ public record SimulationInput(
     MemoryOptions memory,
     SimulationState state,
     Boolean continueAsNewWhenSuggested,
-    NegotiationParameters negotiation) {
+    NegotiationParameters negotiation,
+    Integer agentsPerWorkflow) {
 
   public static final int DEFAULT_MAX_CONCURRENT_AGENTS = 100;
   public static final int DEFAULT_CONTINUE_AS_NEW_EVERY = 100;
@@ -60,6 +65,17 @@ public record SimulationInput(
         continueAsNewEvery == null ? DEFAULT_CONTINUE_AS_NEW_EVERY : continueAsNewEvery;
     memory = memory == null ? MemoryOptions.NONE : memory;
     continueAsNewWhenSuggested = continueAsNewWhenSuggested == null || continueAsNewWhenSuggested;
+    agentsPerWorkflow = agentsPerWorkflow == null ? 1 : agentsPerWorkflow;
+  }
+
+  /** The input with every setting but {@code agentsPerWorkflow} (1: a workflow per agent step). */
+  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
+      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
+      Boolean searchAttributes, Integer continueAsNewEvery, MemoryOptions memory, SimulationState state,
+      Boolean continueAsNewWhenSuggested, NegotiationParameters negotiation) {
+    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
+        searchAttributes, continueAsNewEvery, memory, state, continueAsNewWhenSuggested, negotiation,
+        null);
   }
 
   /** The input with search attributes, before continue-as-new and memory existed. */
@@ -80,35 +96,35 @@ public record SimulationInput(
   public SimulationInput withSearchAttributes(boolean on) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
         maxConcurrentAgents, on, continueAsNewEvery, memory, state, continueAsNewWhenSuggested,
-        negotiation);
+        negotiation, agentsPerWorkflow);
   }
 
   /** This input with {@code continueAsNewEvery} set. */
   public SimulationInput withContinueAsNewEvery(int steps) {
     return new SimulationInput(scenario, this.steps, seed, epstein, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, steps, memory, state, continueAsNewWhenSuggested,
-        negotiation);
+        negotiation, agentsPerWorkflow);
   }
 
   /** This input with {@code memory} set. */
   public SimulationInput withMemory(MemoryOptions memory) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, negotiation);
+        continueAsNewWhenSuggested, negotiation, agentsPerWorkflow);
   }
 
   /** This input carrying {@code state}: the input of the run that continues as new. */
   public SimulationInput withState(SimulationState state) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, negotiation);
+        continueAsNewWhenSuggested, negotiation, agentsPerWorkflow);
   }
 
   /** This input with {@code continueAsNewWhenSuggested} set. */
   public SimulationInput withContinueAsNewWhenSuggested(boolean whenSuggested) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state, whenSuggested,
-        negotiation);
+        negotiation, agentsPerWorkflow);
   }
 
   /** The input of the negotiation scenario before continue-as-new and memory existed. */
@@ -132,7 +148,14 @@ public record SimulationInput(
   public SimulationInput withNegotiation(NegotiationParameters parameters) {
     return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, parameters);
+        continueAsNewWhenSuggested, parameters, agentsPerWorkflow);
+  }
+
+  /** This input with {@code agentsPerWorkflow} set. */
+  public SimulationInput withAgentsPerWorkflow(int agents) {
+    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested, negotiation, agents);
   }
 
   /** The options of agents with {@code role}. */
@@ -157,6 +180,10 @@ public record SimulationInput(
     if (continueAsNewEvery < 1) {
       throw new IllegalArgumentException(
           "continueAsNewEvery must be >= 1, was " + continueAsNewEvery);
+    }
+    if (agentsPerWorkflow < 1) {
+      throw new IllegalArgumentException(
+          "agentsPerWorkflow must be >= 1, was " + agentsPerWorkflow);
     }
     memory.validate();
   }

@@ -3,6 +3,8 @@ package io.durableagents.workflows.simulation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.Json;
 import io.durableagents.workflows.SearchAttributes;
+import io.durableagents.workflows.agent.AgentGroupStepInput;
+import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepResult;
@@ -262,36 +264,18 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     previousRuns = s.runs();
   }
 
+  /**
+   * Runs the agents' steps of step {@code current}, at most {@code maxConcurrentAgents} at once: a
+   * child workflow per agent step, or per group of {@code agentsPerWorkflow} agents of one role.
+   */
   private Map<String, AgentStepResult> runAgentSteps(
       String simulationId, int current, Map<String, AgentStepInput> inputs) {
-    Map<String, Promise<AgentStepResult>> running = new LinkedHashMap<>();
-    Map<String, AgentStepResult> results = new HashMap<>();
-    List<Promise<AgentStepResult>> window = new ArrayList<>();
-    for (Map.Entry<String, AgentStepInput> e : inputs.entrySet()) {
-      if (window.size() >= input.maxConcurrentAgents()) {
-        Promise.anyOf(window).get();
-        window.removeIf(Promise::isCompleted);
-      }
-      String agentId = e.getKey();
-      ChildWorkflowOptions.Builder options =
-          ChildWorkflowOptions.newBuilder()
-              .setWorkflowId(simulationId + "/agent-" + agentId + "/step-" + current)
-              .setStaticSummary(agentId + " (" + e.getValue().role() + "), step " + current);
-      if (input.searchAttributes()) {
-        options.setTypedSearchAttributes(io.temporal.common.SearchAttributes.newBuilder()
-            .set(SearchAttributes.SCENARIO, input.scenario())
-            .set(SearchAttributes.STRATEGY, strategyName(e.getValue().options()))
-            .set(SearchAttributes.SIM_STEP, (long) current)
-            .build());
-      }
-      AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options.build());
-      Promise<AgentStepResult> p = Async.function(child::step, e.getValue());
-      running.put(agentId, p);
-      window.add(p);
-    }
-    for (Map.Entry<String, Promise<AgentStepResult>> e : running.entrySet()) {
-      AgentStepResult r = e.getValue().get();
-      results.put(e.getKey(), r);
+    int perWorkflow = Math.min(input.agentsPerWorkflow(), input.maxConcurrentAgents());
+    Map<String, AgentStepResult> results = perWorkflow <= 1
+        ? runEachAgentStep(simulationId, current, inputs)
+        : runGroupSteps(simulationId, current, inputs, perWorkflow);
+    for (String id : inputs.keySet()) {
+      AgentStepResult r = results.get(id);
       agentSteps++;
       llmCalls += r.llmCalls();
       toolCalls += r.toolCalls();
@@ -299,6 +283,102 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       planCounts = planCounts.plus(r);
     }
     return results;
+  }
+
+  /** A child workflow per agent step: {@code <simulation>/agent-<id>/step-<n>}. */
+  private Map<String, AgentStepResult> runEachAgentStep(
+      String simulationId, int current, Map<String, AgentStepInput> inputs) {
+    Map<String, Promise<AgentStepResult>> running = new LinkedHashMap<>();
+    List<Promise<AgentStepResult>> window = new ArrayList<>();
+    for (Map.Entry<String, AgentStepInput> e : inputs.entrySet()) {
+      if (window.size() >= input.maxConcurrentAgents()) {
+        Promise.anyOf(window).get();
+        window.removeIf(Promise::isCompleted);
+      }
+      String agentId = e.getKey();
+      ChildWorkflowOptions options = childOptions(
+          simulationId + "/agent-" + agentId + "/step-" + current,
+          agentId + " (" + e.getValue().role() + "), step " + current,
+          e.getValue().options(), current);
+      AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options);
+      Promise<AgentStepResult> p = Async.function(child::step, e.getValue());
+      running.put(agentId, p);
+      window.add(p);
+    }
+    Map<String, AgentStepResult> results = new HashMap<>();
+    for (Map.Entry<String, Promise<AgentStepResult>> e : running.entrySet()) {
+      results.put(e.getKey(), e.getValue().get());
+    }
+    return results;
+  }
+
+  /**
+   * A child workflow per group of at most {@code perWorkflow} agents of one role: {@code
+   * <simulation>/step-<n>/group-<g>}, at most {@code maxConcurrentAgents} agents running at once.
+   */
+  private Map<String, AgentStepResult> runGroupSteps(
+      String simulationId, int current, Map<String, AgentStepInput> inputs, int perWorkflow) {
+    Map<String, List<AgentStepInput>> byRole = new LinkedHashMap<>();
+    for (AgentStepInput in : inputs.values()) {
+      byRole.computeIfAbsent(in.role(), r -> new ArrayList<>()).add(in);
+    }
+    List<List<AgentStepInput>> groups = new ArrayList<>();
+    for (List<AgentStepInput> ofRole : byRole.values()) {
+      for (int i = 0; i < ofRole.size(); i += perWorkflow) {
+        groups.add(ofRole.subList(i, Math.min(ofRole.size(), i + perWorkflow)));
+      }
+    }
+    List<Promise<List<AgentStepResult>>> running = new ArrayList<>();
+    List<Promise<List<AgentStepResult>>> window = new ArrayList<>();
+    int inWindow = 0;
+    for (int g = 0; g < groups.size(); g++) {
+      List<AgentStepInput> group = groups.get(g);
+      while (!window.isEmpty() && inWindow + group.size() > input.maxConcurrentAgents()) {
+        Promise.anyOf(window).get();
+        for (int i = 0; i < window.size(); i++) {
+          if (window.get(i).isCompleted()) {
+            inWindow -= window.get(i).get().size();
+          }
+        }
+        window.removeIf(Promise::isCompleted);
+      }
+      AgentStepInput first = group.get(0);
+      String agents = group.size() == 1 ? first.agentId()
+          : first.agentId() + " .. " + group.get(group.size() - 1).agentId();
+      ChildWorkflowOptions options = childOptions(
+          simulationId + "/step-" + current + "/group-" + (g + 1),
+          agents + " (" + group.size() + " " + first.role() + "s), step " + current,
+          first.options(), current);
+      AgentGroupStepWorkflow child =
+          Workflow.newChildWorkflowStub(AgentGroupStepWorkflow.class, options);
+      Promise<List<AgentStepResult>> p =
+          Async.function(child::steps, new AgentGroupStepInput(group));
+      running.add(p);
+      window.add(p);
+      inWindow += group.size();
+    }
+    Map<String, AgentStepResult> results = new HashMap<>();
+    for (int g = 0; g < groups.size(); g++) {
+      List<AgentStepResult> done = running.get(g).get();
+      for (int i = 0; i < done.size(); i++) {
+        results.put(groups.get(g).get(i).agentId(), done.get(i));
+      }
+    }
+    return results;
+  }
+
+  private ChildWorkflowOptions childOptions(
+      String workflowId, String summary, AgentOptions agentOptions, int current) {
+    ChildWorkflowOptions.Builder options =
+        ChildWorkflowOptions.newBuilder().setWorkflowId(workflowId).setStaticSummary(summary);
+    if (input.searchAttributes()) {
+      options.setTypedSearchAttributes(io.temporal.common.SearchAttributes.newBuilder()
+          .set(SearchAttributes.SCENARIO, input.scenario())
+          .set(SearchAttributes.STRATEGY, strategyName(agentOptions))
+          .set(SearchAttributes.SIM_STEP, (long) current)
+          .build());
+    }
+    return options.build();
   }
 
   private static String strategyName(AgentOptions options) {
