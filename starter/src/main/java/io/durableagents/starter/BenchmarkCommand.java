@@ -111,7 +111,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   List<String> jvms;
 
   @Option(names = "--no-sticky-comparison",
-      description = "Skip the scale part's extra L = 0 rows with sticky execution on.")
+      description = "Skip the scale part's extra L = 0 rows with sticky execution off.")
   boolean noStickyComparison;
 
   @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
@@ -321,10 +321,10 @@ final class BenchmarkCommand implements Callable<Integer> {
     for (String java : javas) {
       configurations.add(new String[] {java, "auto"});
     }
-    // Side by side: sticky execution, which the embedded server cannot time out (auto turns it off
-    // there, so that a killed worker's workflows move on), measured on the first JVM at L = 0.
+    // Side by side, on the first JVM at L = 0: sticky execution off, which replays every workflow's
+    // history at each of its tasks (auto keeps it on: the embedded Temporal times sticky queues out).
     if (!noStickyComparison) {
-      configurations.add(new String[] {javas.get(0), "on"});
+      configurations.add(new String[] {javas.get(0), "off"});
     }
     for (String[] configuration : configurations) {
       String java = configuration[0];
@@ -339,7 +339,7 @@ final class BenchmarkCommand implements Callable<Integer> {
           runSimulation(simulationInput(20, 3, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
               "bench-scale-warm-" + System.nanoTime());
         }
-        for (int latency : sticky.equals("on") ? List.of(0) : latencies) {
+        for (int latency : sticky.equals("off") ? List.of(0) : latencies) {
           for (int n : agents) {
             for (int perWorkflow : agentsPerWorkflow) {
               worker.resetSamples();
@@ -350,7 +350,7 @@ final class BenchmarkCommand implements Callable<Integer> {
               double wall = (System.nanoTime() - t0) / 1e9;
               double critical = steps * 2 * latency / 1000.0;
               line(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.1f | %.0f | %s | %s | %d | %d | %d |",
-                  worker.label, sticky.equals("on") ? "on" : "off (auto)", perWorkflow, n, latency, wall,
+                  worker.label, sticky.equals("off") ? "off" : "on (auto)", perWorkflow, n, latency, wall,
                   r.agentSteps() / wall,
                   latency == 0 ? "0" : String.format(Locale.ROOT, "%.1f", critical),
                   latency == 0 ? "-" : String.format(Locale.ROOT, "**%.2f**", wall / critical),

@@ -4,14 +4,19 @@ import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 
 /**
- * Tells Temporal's Java test server (the embedded dev server) from a real Temporal server: every real
- * server reports its version in {@code GetSystemInfo}; the test server reports none.
+ * Tells Temporal's bare Java test server, whose sticky queues never time out, from a real Temporal
+ * server and from the embedded Temporal ({@link DevServer}), which both time them out: every real
+ * server reports its version in {@code GetSystemInfo}, the embedded Temporal reports {@value
+ * StickyQueueTimeouts#SERVER_VERSION}, the bare test server reports none.
  */
 public final class TestServerDetector {
   private TestServerDetector() {}
 
-  /** True when {@code service} is Temporal's test server. */
-  public static boolean isTestServer(WorkflowServiceStubs service) {
+  /**
+   * True when {@code service} is the bare test server: a workflow task sent to a dead worker's sticky
+   * queue would wait there forever, so workers must run without sticky execution.
+   */
+  public static boolean stickyQueuesNeverTimeOut(WorkflowServiceStubs service) {
     return service.blockingStub()
         .getSystemInfo(GetSystemInfoRequest.getDefaultInstance())
         .getServerVersion()

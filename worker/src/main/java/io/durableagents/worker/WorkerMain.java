@@ -47,7 +47,7 @@ public final class WorkerMain {
     }
     WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope());
     boolean sticky = settings.sticky() == WorkerSettings.Sticky.ON
-        || (settings.sticky() == WorkerSettings.Sticky.AUTO && !TestServerDetector.isTestServer(service));
+        || (settings.sticky() == WorkerSettings.Sticky.AUTO && !TestServerDetector.stickyQueuesNeverTimeOut(service));
     WorkflowClient client = connection.client(service, pluginBuilder.setStickyExecution(sticky).build());
     WorkerFactory factory = WorkerFactory.newInstance(client);
     factoryRef[0] = factory;

@@ -12,9 +12,10 @@ import java.util.Map;
  * model settings are in {@code LlmSettings}.)
  *
  * @param sticky whether workflow tasks go to this worker's sticky queue: {@code on}, {@code off}, or
- *     {@code auto} (the default), which turns it off against Temporal's test server (the embedded dev
- *     server), whose sticky queues never time out, so that a killed worker's workflows are picked up
- *     by the next worker instead of waiting forever.
+ *     {@code auto} (the default), which turns it off only against Temporal's bare test server, whose
+ *     sticky queues never time out, so that a killed worker's workflows are picked up by the next
+ *     worker instead of waiting forever. The embedded Temporal ({@code dev-server}) times sticky queues
+ *     out as a real server does, so {@code auto} keeps it on there.
  * @param filesDirectory the directory the {@code read_file} tool may read
  * @param executionJournal a file to which every activity execution is appended, or null
  * @param llmCallsPerSecond a cap on LLM calls per second across all workers, or null for none

@@ -1,0 +1,149 @@
+package io.durableagents.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.MethodDescriptor;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.enums.v1.WorkflowTaskFailedCause;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerOptions;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The embedded Temporal times out sticky queues as a real server does: a workflow cached by a worker
+ * that died moves on to the next worker, while a live, idle worker keeps its workflows.
+ */
+class StickyQueueTimeoutsTest {
+  private static final String QUEUE = "sticky-test";
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @WorkflowInterface
+  public interface Collector {
+    @WorkflowMethod
+    String collect();
+
+    @SignalMethod
+    void add(String value);
+  }
+
+  public static class CollectorImpl implements Collector {
+    private final List<String> values = new ArrayList<>();
+
+    @Override
+    public String collect() {
+      Workflow.await(() -> values.contains("done"));
+      return String.join(",", values);
+    }
+
+    @Override
+    public void add(String value) {
+      values.add(value);
+    }
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+  }
+
+  /** A worker with a 1 s sticky timeout; {@code dies}: its ShutdownWorker call never reaches the server, as after kill -9. */
+  private WorkerFactory worker(String target, boolean dies) {
+    WorkflowServiceStubsOptions.Builder options = WorkflowServiceStubsOptions.newBuilder().setTarget(target);
+    if (dies) {
+      options.setGrpcClientInterceptors(List.of(new ClientInterceptor() {
+        @Override
+        public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions call, Channel next) {
+          // an already expired deadline: the call fails without being sent
+          return next.newCall(method, method.getFullMethodName().endsWith("/ShutdownWorker")
+              ? call.withDeadlineAfter(0, TimeUnit.NANOSECONDS) : call);
+        }
+      }));
+    }
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(options.build());
+    open.add(service::shutdownNow);
+    WorkerFactory factory = WorkerFactory.newInstance(WorkflowClient.newInstance(service));
+    factory.newWorker(QUEUE, WorkerOptions.newBuilder()
+            .setStickyQueueScheduleToStartTimeout(Duration.ofSeconds(1)).build())
+        .registerWorkflowImplementationTypes(CollectorImpl.class);
+    factory.start();
+    return factory;
+  }
+
+  private static List<HistoryEvent> events(WorkflowClient client, String id, EventType type) {
+    return client.fetchHistory(id).getEvents().stream().filter(e -> e.getEventType() == type).toList();
+  }
+
+  @Test
+  void aDeadWorkersStickyQueueMovesToTheNextWorkerAndALiveIdleOneKeepsIt() throws Exception {
+    DevServer server = DevServer.start("127.0.0.1", 0);
+    open.add(server);
+    String target = "127.0.0.1:" + server.port();
+    WorkflowServiceStubs clientService = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
+    open.add(clientService::shutdownNow);
+    WorkflowClient client = WorkflowClient.newInstance(clientService);
+    assertFalse(TestServerDetector.stickyQueuesNeverTimeOut(clientService),
+        "the embedded Temporal says it times sticky queues out");
+
+    WorkerFactory first = worker(target, true);
+    Collector wf = client.newWorkflowStub(Collector.class,
+        WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId("collector").build());
+    WorkflowClient.start(wf::collect);
+    wf.add("a");
+    // Idle for longer than the 1 s sticky timeout: a live worker keeps polling its sticky queue, so
+    // the next task still goes to it (time passing is what is tested here).
+    Thread.sleep(1_500);
+    wf.add("b");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (events(client, "collector", EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED).size() < 3) {
+      assertTrue(System.nanoTime() < deadline, "the live worker took the signals' tasks");
+      Thread.sleep(20);
+    }
+    assertEquals(0, server.stickyTasksMoved(), "nothing moved away from a live worker");
+    assertTrue(events(client, "collector", EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED).isEmpty());
+
+    // The first worker dies without telling the server; its sticky queue keeps the next task.
+    first.shutdownNow();
+    first.awaitTermination(10, TimeUnit.SECONDS);
+    worker(target, false);
+    wf.add("done");
+    String result = WorkflowStub.fromTyped(wf).getResult(30, TimeUnit.SECONDS, String.class);
+
+    assertEquals("a,b,done", result);
+    assertTrue(server.stickyTasksMoved() >= 1, "moved " + server.stickyTasksMoved());
+    List<HistoryEvent> failed = events(client, "collector", EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
+    assertEquals(WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_STICKY_TASK_QUEUE,
+        failed.get(0).getWorkflowTaskFailedEventAttributes().getCause());
+  }
+
+  @Test
+  void theBareTestServerIsToldApart() {
+    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+      assertTrue(TestServerDetector.stickyQueuesNeverTimeOut(env.getWorkflowServiceStubs()));
+    }
+  }
+}
