@@ -103,6 +103,16 @@ final class BenchmarkCommand implements Callable<Integer> {
           + "workflow per agent step, and group steps of 25 agents).")
   List<Integer> agentsPerWorkflow = List.of(1, 25);
 
+  @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
+      description = "Runs of each scale configuration, taking turns; the table shows the median and the range "
+          + "(default: ${DEFAULT-VALUE}).")
+  int repeat;
+
+  @Option(names = "--pollers", split = ",", paramLabel = "N",
+      description = "Worker pollers per task queue (DURABLE_AGENTS_POLLERS) of the scale part, side by side "
+          + "(default: the worker's default).")
+  List<Integer> pollers;
+
   @Option(names = "--steps", defaultValue = "10", description = "Simulation steps of the scale part (default: ${DEFAULT-VALUE}).")
   int steps;
 
@@ -133,6 +143,18 @@ final class BenchmarkCommand implements Callable<Integer> {
       if (!PARTS.contains(p)) {
         System.err.println("benchmark: --parts '" + p + "' is not one of: " + String.join(", ", PARTS));
         return 2;
+      }
+    }
+    if (repeat < 1) {
+      System.err.println("benchmark: --repeat must be >= 1, was " + repeat);
+      return 2;
+    }
+    for (List<Integer> counts : List.of(agentsPerWorkflow, pollers == null ? List.<Integer>of() : pollers)) {
+      for (int c : counts) {
+        if (c < 1) {
+          System.err.println("benchmark: --agents-per-workflow and --pollers must be >= 1, was " + c);
+          return 2;
+        }
       }
     }
     if (quick) {
@@ -166,7 +188,12 @@ final class BenchmarkCommand implements Callable<Integer> {
         scale();
       }
       if (parts.contains("recovery")) {
-        recovery();
+        line("## 4. Recovery");
+        line("");
+        for (int perWorkflow : agentsPerWorkflow) {
+          restartServer();
+          recovery(perWorkflow);
+        }
       }
     } finally {
       service.shutdownNow();
@@ -305,68 +332,152 @@ final class BenchmarkCommand implements Callable<Integer> {
             AgentOptions.newBuilder().setStrategy(s).setModel("lookup-task").setMaxIterations(12).build()));
   }
 
-  /** 3. Simulations of growing size at growing latency, on each JVM. */
+  /** One configuration of the scale part's worker: its JVM, sticky setting and pollers. */
+  private record ScaleWorker(String java, String sticky, Integer pollers) {
+    Map<String, String> env() {
+      Map<String, String> env = new java.util.HashMap<>(Map.of("DURABLE_AGENTS_STICKY", sticky));
+      if (pollers != null) {
+        env.put("DURABLE_AGENTS_POLLERS", Integer.toString(pollers));
+      }
+      return env;
+    }
+  }
+
+  /** One measured run of the scale part. */
+  private record ScaleRun(double wall, double agentStepsPerSecond, long llmCalls, long heapMb, long threads,
+      double workerCpuMs, double serverCpuMs) {}
+
+  /**
+   * CPU time (user + system) a process has used so far, in ms, from Linux's {@code /proc/<pid>/stat};
+   * -1 where there is no such file. CPU time per agent step is much steadier than wall time on a shared
+   * machine, whose other tenants slow every run down by different amounts.
+   */
+  static double cpuMillis(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // fields 14 and 15 of the whole line (utime, stime) are 12 and 13 after the command name
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000.0 / CLOCK_TICKS;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+  private static final double CLOCK_TICKS = 100.0;
+
+  /**
+   * 3. Simulations of growing size at growing latency, on each JVM; every configuration {@code
+   * --repeat} times, round robin, so that the machine's slow and fast moments fall on all of them.
+   */
   private void scale() throws Exception {
     line("## 3. Scale");
     line("");
     line("Epstein simulations with CoT (2 sequential LLM calls per agent step), " + steps + " steps, one worker "
         + "in its own JVM, `--max-concurrent-agents` = the agent count. Critical path = steps x 2 x L. "
-        + "Heap and threads are the worker's maxima, sampled from its metrics endpoint every 250 ms.");
+        + "Heap and threads are the worker's maxima, sampled from its metrics endpoint every second. "
+        + (repeat > 1 ? "Each row is the median of " + repeat + " runs (min-max in brackets), the configurations "
+            + "taking turns, each with a fresh embedded server." : "One run per row, each configuration with a "
+            + "fresh embedded server."));
     line("");
-    line("| worker JVM | sticky | agents per workflow | agents | L (ms) | wall (s) | agent steps/s | critical path (s) "
-        + "| wall / critical path | LLM calls | max heap (MB) | max threads |");
-    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | wall (s) | agent steps/s "
+        + "| critical path (s) | wall / critical path | CPU ms per agent step (worker + server) | LLM calls "
+        + "| max heap (MB) | max threads |");
+    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     List<String> javas = jvmsToMeasure();
-    List<String[]> configurations = new ArrayList<>();
+    List<Integer> pollerCounts = pollers == null || pollers.isEmpty() ? java.util.Collections.singletonList(null) : pollers;
+    List<ScaleWorker> configurations = new ArrayList<>();
     for (String java : javas) {
-      configurations.add(new String[] {java, "auto"});
+      for (Integer p : pollerCounts) {
+        configurations.add(new ScaleWorker(java, "auto", p));
+      }
     }
     // Side by side, on the first JVM at L = 0: sticky execution off, which replays every workflow's
     // history at each of its tasks (auto keeps it on: the embedded Temporal times sticky queues out).
     if (!noStickyComparison) {
-      configurations.add(new String[] {javas.get(0), "off"});
+      configurations.add(new ScaleWorker(javas.get(0), "off", pollerCounts.get(0)));
     }
-    for (String[] configuration : configurations) {
-      String java = configuration[0];
-      String sticky = configuration[1];
-      // A fresh embedded server for each worker: it keeps every finished workflow in memory, and a
-      // server grown by earlier runs would slow the later configurations down.
-      restartServer();
-      Worker worker = Worker.start(this, "scale-" + javaLabel(java).replaceAll("[^A-Za-z0-9]", "") + "-" + sticky,
-          java, Map.of("DURABLE_AGENTS_STICKY", sticky));
-      try {
-        for (int perWorkflow : agentsPerWorkflow) {
-          runSimulation(simulationInput(20, 3, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
-              "bench-scale-warm-" + System.nanoTime());
-        }
-        for (int latency : sticky.equals("off") ? List.of(0) : latencies) {
-          for (int n : agents) {
-            for (int perWorkflow : agentsPerWorkflow) {
-              worker.resetSamples();
-              String id = "bench-scale-" + n + "-" + latency + "-" + perWorkflow + "-" + System.nanoTime();
-              long t0 = System.nanoTime();
-              SimulationResult r = runSimulation(
-                  simulationInput(n, steps, latency, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow), id);
-              double wall = (System.nanoTime() - t0) / 1e9;
-              double critical = steps * 2 * latency / 1000.0;
-              line(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.1f | %.0f | %s | %s | %d | %d | %d |",
-                  worker.label, sticky.equals("off") ? "off" : "on (auto)", perWorkflow, n, latency, wall,
-                  r.agentSteps() / wall,
-                  latency == 0 ? "0" : String.format(Locale.ROOT, "%.1f", critical),
-                  latency == 0 ? "-" : String.format(Locale.ROOT, "**%.2f**", wall / critical),
-                  r.llmCalls(), worker.maxHeapMb(), worker.maxThreads()));
+    Map<String, List<ScaleRun>> runs = new LinkedHashMap<>();
+    Map<String, String> rowStart = new LinkedHashMap<>();
+    for (int round = 0; round < repeat; round++) {
+      for (ScaleWorker configuration : configurations) {
+        // A fresh embedded server for each worker: it keeps every finished workflow in memory, and a
+        // server grown by earlier runs would slow the later configurations down.
+        restartServer();
+        Worker worker = Worker.start(this, "scale-" + javaLabel(configuration.java()).replaceAll("[^A-Za-z0-9]", "")
+            + "-" + configuration.sticky() + "-" + configuration.pollers(), configuration.java(), configuration.env());
+        try {
+          for (int perWorkflow : agentsPerWorkflow) {
+            runSimulation(simulationInput(20, 3, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
+                "bench-scale-warm-" + System.nanoTime());
+          }
+          for (int latency : configuration.sticky().equals("off") ? List.of(0) : latencies) {
+            for (int n : agents) {
+              for (int perWorkflow : agentsPerWorkflow) {
+                worker.resetSamples();
+                String id = "bench-scale-" + n + "-" + latency + "-" + perWorkflow + "-" + System.nanoTime();
+                double workerCpu0 = cpuMillis(worker.pid());
+                double serverCpu0 = cpuMillis(server.pid());
+                long t0 = System.nanoTime();
+                SimulationResult r = runSimulation(
+                    simulationInput(n, steps, latency, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow), id);
+                double wall = (System.nanoTime() - t0) / 1e9;
+                double workerCpu = (cpuMillis(worker.pid()) - workerCpu0) / r.agentSteps();
+                double serverCpu = (cpuMillis(server.pid()) - serverCpu0) / r.agentSteps();
+                String key = configuration + "|" + latency + "|" + n + "|" + perWorkflow;
+                rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %d |", worker.label,
+                    configuration.sticky().equals("off") ? "off" : "on (auto)",
+                    configuration.pollers() == null ? "5" : configuration.pollers().toString(), perWorkflow, n, latency));
+                runs.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScaleRun(wall, r.agentSteps() / wall,
+                    r.llmCalls(), worker.maxHeapMb(), worker.maxThreads(), workerCpu, serverCpu));
+                System.out.printf(Locale.ROOT, "  round %d/%d: %s %.1f s%n", round + 1, repeat, rowStart.get(key), wall);
+              }
             }
           }
+        } finally {
+          worker.stop();
         }
-      } finally {
-        worker.stop();
       }
+    }
+    for (Map.Entry<String, List<ScaleRun>> e : runs.entrySet()) {
+      List<ScaleRun> measured = e.getValue();
+      int latency = Integer.parseInt(e.getKey().split("\\|")[1]);
+      double critical = steps * 2 * latency / 1000.0;
+      double wall = median(measured.stream().map(ScaleRun::wall).toList());
+      line(String.format(Locale.ROOT, "%s %.1f | %s | %s | %s | %.1f + %.1f | %d | %d | %d |", rowStart.get(e.getKey()),
+          wall,
+          spread(measured.stream().map(ScaleRun::agentStepsPerSecond).toList(), "%.0f", false),
+          latency == 0 ? "0" : String.format(Locale.ROOT, "%.1f", critical),
+          latency == 0 ? "-" : spread(measured.stream().map(m -> m.wall() / critical).toList(), "%.2f", true),
+          median(measured.stream().map(ScaleRun::workerCpuMs).toList()),
+          median(measured.stream().map(ScaleRun::serverCpuMs).toList()),
+          measured.get(0).llmCalls(),
+          measured.stream().mapToLong(ScaleRun::heapMb).max().orElse(0),
+          measured.stream().mapToLong(ScaleRun::threads).max().orElse(0)));
     }
     line("");
   }
 
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+
+  /** The median in {@code format}, bold if {@code bold}, with the range when there are several values. */
+  private static String spread(List<Double> values, String format, boolean bold) {
+    String median = String.format(Locale.ROOT, format, median(values));
+    String text = bold ? "**" + median + "**" : median;
+    if (values.size() < 2) {
+      return text;
+    }
+    return text + String.format(Locale.ROOT, " (" + format + "-" + format + ")",
+        values.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+        values.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+  }
+
   /** 4. Kill -9 of the worker at a random point of a 200-agent run. */
-  private void recovery() throws Exception {
+  private void recovery(int perWorkflow) throws Exception {
     int n = quick ? 50 : 200;
     int latency = 100;
     long seed = System.nanoTime() % 1000;
@@ -377,7 +488,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     Map<String, String> env = Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
     Worker first = Worker.start(this, "recovery-1", ChildProcesses.javaBinary(), env);
     String id = "bench-recovery-" + System.nanoTime();
-    SimulationInput input = simulationInput(n, steps, latency, Strategy.COT, 1);
+    SimulationInput input = simulationInput(n, steps, latency, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow);
     io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
     stub.start(input);
@@ -434,9 +545,8 @@ final class BenchmarkCommand implements Callable<Integer> {
         retriedInFlight++;
       }
     }
-    line("## 4. Recovery");
-    line("");
-    line("A " + n + "-agent CoT run (L = " + latency + " ms, " + steps + " steps); its worker is killed with "
+    line("A " + n + "-agent CoT run (L = " + latency + " ms, " + steps + " steps, " + (perWorkflow == 1
+        ? "a workflow per agent step" : perWorkflow + " agents per workflow") + "); its worker is killed with "
         + "kill -9 in step " + killAtStep + " (seed " + seed + ") and a new worker started at once.");
     line("");
     line("| measure | value |");
@@ -683,7 +793,7 @@ final class BenchmarkCommand implements Callable<Integer> {
           if (t.find()) {
             maxThreads = Math.max(maxThreads, Double.parseDouble(t.group(1)));
           }
-          Thread.sleep(250);
+          Thread.sleep(1000);
         } catch (IOException | RuntimeException e) {
           // the worker is busy or gone: try again
         } catch (InterruptedException e) {

@@ -43,6 +43,9 @@ public final class DevServer implements AutoCloseable {
    */
   public static DevServer start(String host, int port) {
     TestServicesStarter services = new TestServicesStarter(true, 0);
+    if (!Boolean.getBoolean("durableagents.stockTimer")) {
+      TimerLockBookkeeping.streamline(services);
+    }
     StickyQueueTimeouts stickyQueues = new StickyQueueTimeouts();
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .intercept(stickyQueues);
@@ -72,6 +75,11 @@ public final class DevServer implements AutoCloseable {
   /** Blocks until the server stops. */
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
+  }
+
+  /** The test server's services, for tests. */
+  TestServicesStarter services() {
+    return services;
   }
 
   /** How many workflow tasks were moved from sticky queues whose workers were gone. */

@@ -65,6 +65,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final Double llmCallsPerSecond;
   private final int llmConcurrency;
   private final int workflowCacheSize;
+  private final int pollers;
   private final boolean virtualThreads;
   private final List<WorkerInterceptor> interceptors;
   private final PayloadCodec payloadCodec;
@@ -80,6 +81,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.llmConcurrency = b.llmConcurrency;
     this.workflowCacheSize = b.workflowCacheSize;
+    this.pollers = b.pollers;
     this.virtualThreads = b.virtualThreads && VIRTUAL_THREADS_AVAILABLE;
     this.interceptors = List.copyOf(b.interceptors);
     this.payloadCodec = b.payloadCodec;
@@ -154,7 +156,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     if (TaskQueues.LLM.equals(taskQueue)) {
       // A model call mostly waits on the network: many run at once (the SDK's default is 200).
       builder.setMaxConcurrentActivityExecutionSize(llmConcurrency);
+    } else {
+      builder.setMaxConcurrentWorkflowTaskPollers(pollers);
     }
+    builder.setMaxConcurrentActivityTaskPollers(pollers);
     if (virtualThreads) {
       builder.setUsingVirtualThreads(true);
     }
@@ -199,6 +204,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private PayloadCodec payloadCodec;
     private int llmConcurrency = WorkerSettings.DEFAULT_LLM_CONCURRENCY;
     private int workflowCacheSize = WorkerSettings.DEFAULT_WORKFLOW_CACHE;
+    private int pollers = WorkerSettings.DEFAULT_POLLERS;
     private boolean virtualThreads = VIRTUAL_THREADS_AVAILABLE;
 
     private Builder() {
@@ -225,6 +231,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       setWorkflowCacheSize(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_CACHE,
           WorkerSettings.DEFAULT_WORKFLOW_CACHE));
       setVirtualThreads(WorkerSettings.virtualThreads(env, VIRTUAL_THREADS_AVAILABLE));
+      setPollers(WorkerSettings.positive(env, WorkerSettings.POLLERS, WorkerSettings.DEFAULT_POLLERS));
       String delay = env.get(WorkerSettings.RULES_DELAY_MS);
       if (delay != null && !delay.isBlank()) {
         long millis;
@@ -266,6 +273,15 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** Whether to use sticky execution (turn it off against the embedded test server). */
     public Builder setStickyExecution(boolean stickyExecution) {
       this.stickyExecution = stickyExecution;
+      return this;
+    }
+
+    /** Pollers per task queue (default {@value WorkerSettings#DEFAULT_POLLERS}). */
+    public Builder setPollers(int pollers) {
+      if (pollers < 1) {
+        throw new IllegalArgumentException("pollers must be >= 1, was " + pollers);
+      }
+      this.pollers = pollers;
       return this;
     }
 

@@ -9,6 +9,7 @@ import io.temporal.common.converter.CodecDataConverter;
 import io.temporal.envconfig.ClientConfigProfile;
 import io.temporal.envconfig.LoadClientConfigProfileOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.GrpcCompression;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,7 +78,20 @@ public final class TemporalConnection {
     if (metricsScope != null) {
       options.setMetricsScope(metricsScope);
     }
+    if (isLoopback(address())) {
+      // The SDK gzips every request by default: on this machine's own loopback that only costs CPU
+      // on both ends (the worker's and the embedded Temporal's).
+      options.setGrpcCompression(GrpcCompression.NONE);
+    }
     return WorkflowServiceStubs.newServiceStubs(options.build());
+  }
+
+  /** Whether {@code address} ({@code host:port}) names this machine: localhost or a loopback IP. */
+  static boolean isLoopback(String address) {
+    int colon = address.lastIndexOf(':');
+    String host = colon > 0 ? address.substring(0, colon) : address;
+    host = host.replace("[", "").replace("]", "");
+    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
   }
 
   /**

@@ -48,6 +48,8 @@ public record WorkerSettings(
   public static final String OVERSIZE_OUTPUT = "DURABLE_AGENTS_OVERSIZE_OUTPUT";
   /** LLM calls one worker runs at once (its slots on the LLM task queue). */
   public static final String LLM_CONCURRENCY = "DURABLE_AGENTS_LLM_CONCURRENCY";
+  /** Pollers per task queue: workflow task pollers on the agents queue, activity pollers on both. */
+  public static final String POLLERS = "DURABLE_AGENTS_POLLERS";
   /** Workflows one worker keeps in its cache (and workflow threads it may run). */
   public static final String WORKFLOW_CACHE = "DURABLE_AGENTS_WORKFLOW_CACHE";
 
@@ -55,6 +57,12 @@ public record WorkerSettings(
   public static final String VIRTUAL_THREADS = "DURABLE_AGENTS_VIRTUAL_THREADS";
 
   public static final int DEFAULT_LLM_CONCURRENCY = 1000;
+
+  /**
+   * Pollers per task queue (the SDK's default is 5): hundreds of agents' calls become ready at once
+   * at each simulation step, and more pollers take them off the queue sooner.
+   */
+  public static final int DEFAULT_POLLERS = 5;
 
   /**
    * Whether to use virtual threads: {@code auto} (the default) when {@code available}, {@code on}

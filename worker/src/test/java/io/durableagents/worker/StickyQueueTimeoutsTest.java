@@ -141,6 +141,45 @@ class StickyQueueTimeoutsTest {
   }
 
   @Test
+  void theClockKeepsOnlyTheLocksStillTakenHoweverMuchTrafficPassed() throws Exception {
+    DevServer server = DevServer.start("127.0.0.1", 0);
+    open.add(server);
+    String target = "127.0.0.1:" + server.port();
+    worker(target, false);
+    WorkflowServiceStubs clientService = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
+    open.add(clientService::shutdownNow);
+    WorkflowClient client = WorkflowClient.newInstance(clientService);
+    for (int i = 0; i < 30; i++) {
+      Collector wf = client.newWorkflowStub(Collector.class,
+          WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId("traffic-" + i).build());
+      WorkflowClient.start(wf::collect);
+      wf.add("done");
+      assertEquals("done", WorkflowStub.fromTyped(wf).getResult(10, TimeUnit.SECONDS, String.class));
+    }
+    Object timer = field(server.services(), "selfAdvancingTimer");
+    java.util.List<?> events = (java.util.List<?>) field(timer, "lockEvents");
+    assertTrue(events instanceof TimerLockBookkeeping.NoLockRecord, events.getClass().getName());
+    // the stock record keeps every workflow task's lock and every release by name: 90+ after 30 workflows
+    assertEquals(0, events.size(), "nothing recorded");
+  }
+
+  private static Object field(Object owner, String name) throws Exception {
+    java.lang.reflect.Field f = owner.getClass().getDeclaredField(name);
+    f.setAccessible(true);
+    return f.get(owner);
+  }
+
+  @Test
+  void loopbackAddressesAreToldApart() {
+    assertTrue(TemporalConnection.isLoopback("127.0.0.1:7233"));
+    assertTrue(TemporalConnection.isLoopback("localhost:7233"));
+    assertTrue(TemporalConnection.isLoopback("[::1]:7233"));
+    assertFalse(TemporalConnection.isLoopback("temporal:7233"));
+    assertFalse(TemporalConnection.isLoopback("my-ns.a1b2c.tmprl.cloud:7233"));
+  }
+
+  @Test
   void theBareTestServerIsToldApart() {
     try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
       assertTrue(TestServerDetector.stickyQueuesNeverTimeOut(env.getWorkflowServiceStubs()));
