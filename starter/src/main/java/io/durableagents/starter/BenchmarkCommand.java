@@ -99,9 +99,9 @@ final class BenchmarkCommand implements Callable<Integer> {
   List<Integer> latencies = List.of(0, 100, 1000);
 
   @Option(names = "--agents-per-workflow", split = ",", paramLabel = "N",
-      description = "Agents per workflow of the scale and recovery parts, side by side (default: 1,25: a "
-          + "workflow per agent step, and group steps of 25 agents).")
-  List<Integer> agentsPerWorkflow = List.of(1, 25);
+      description = "Agents per workflow of the scale and recovery parts, side by side (default: 1,50: a "
+          + "workflow per agent step, and group steps of 50 agents).")
+  List<Integer> agentsPerWorkflow = List.of(1, 50);
 
   @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
       description = "Runs of each scale configuration, taking turns; the table shows the median and the range "
@@ -477,45 +477,55 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** 4. Kill -9 of the worker at a random point of a 200-agent run. */
+  /** LLM and tool calls the execution journal records as done, after its first {@code skip} lines. */
+  private static long doneCalls(Path journal, int skip) throws IOException {
+    if (!Files.exists(journal)) {
+      return 0;
+    }
+    try (Stream<String> lines = Files.lines(journal)) {
+      return lines.skip(skip).filter(l -> l.contains("\tdone\t")).count();
+    }
+  }
+
   private void recovery(int perWorkflow) throws Exception {
     int n = quick ? 50 : 200;
     int latency = 100;
     long seed = System.nanoTime() % 1000;
     Random random = new Random(seed);
-    int killAtStep = 2 + random.nextInt(Math.max(1, steps / 2));
     Path journal = logs.resolve("journal-recovery.log");
     Files.deleteIfExists(journal);
     Map<String, String> env = Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
     Worker first = Worker.start(this, "recovery-1", ChildProcesses.javaBinary(), env);
     String id = "bench-recovery-" + System.nanoTime();
     SimulationInput input = simulationInput(n, steps, latency, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow);
+    // An undisturbed run first: how many calls the run makes, and the result the killed one must equal.
+    SimulationResult reference = runSimulation(input, id + "-reference");
+    int skip = Files.readAllLines(journal).size();
+    long killAfter = (long) (reference.llmCalls() * (0.2 + 0.5 * random.nextDouble()));
     io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
     stub.start(input);
-    SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, id);
-    while (true) {
-      try {
-        if (typed.progress().step() >= killAtStep - 1) {
-          break;
-        }
-      } catch (RuntimeException notYet) {
-        // not started on the worker yet
-      }
-      Thread.sleep(50);
+    // The kill comes after a random share (20-70%) of the run's calls are done, read from the execution
+    // journal: a progress query can wait out its timeout at a continue-as-new on the embedded Temporal.
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    while (doneCalls(journal, skip) < killAfter && System.nanoTime() < deadline) {
+      Thread.sleep(5);
     }
-    // land in the middle of step killAtStep, a random fraction of a step's critical path in
-    Thread.sleep((long) (random.nextDouble() * 2 * latency));
     long killedAt = System.currentTimeMillis();
     first.kill();
+    long doneAtKill = doneCalls(journal, skip);
     Worker second = Worker.start(this, "recovery-2", ChildProcesses.javaBinary(), env);
     long readyAt = System.currentTimeMillis();
     SimulationResult r = stub.getResult(10, TimeUnit.MINUTES, SimulationResult.class);
     second.stop();
+    boolean sameResult = reference.perStep().equals(r.perStep()) && reference.llmCalls() == r.llmCalls()
+        && reference.usage().equals(r.usage());
 
     long firstDoneAfter = Long.MAX_VALUE;
     Map<String, List<Integer>> executed = new HashMap<>();
     Set<String> pids = new TreeSet<>();
-    for (String l : Files.readAllLines(journal)) {
+    List<String> journalLines = Files.readAllLines(journal);
+    for (String l : journalLines.subList(skip, journalLines.size())) {
       String[] f = l.split("\t");
       pids.add(f[6]);
       if (f[1].equals("start")) {
@@ -547,7 +557,8 @@ final class BenchmarkCommand implements Callable<Integer> {
     }
     line("A " + n + "-agent CoT run (L = " + latency + " ms, " + steps + " steps, " + (perWorkflow == 1
         ? "a workflow per agent step" : perWorkflow + " agents per workflow") + "); its worker is killed with "
-        + "kill -9 in step " + killAtStep + " (seed " + seed + ") and a new worker started at once.");
+        + "kill -9 after " + doneAtKill + " of its " + reference.llmCalls() + " LLM calls were done (seed " + seed
+        + ") and a new worker started at once.");
     line("");
     line("| measure | value |");
     line("| --- | ---: |");
@@ -558,6 +569,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     line("| completed calls executed again | **" + ranAgainAfterCompletion + "** |");
     line("| calls in flight at the kill, retried (at-least-once) | " + retriedInFlight + " |");
     line("| agent steps, LLM calls | " + r.agentSteps() + ", " + r.llmCalls() + " |");
+    line("| result equal to the undisturbed run's | " + (sameResult ? "yes" : "**no**") + " |");
     line("");
   }
 
