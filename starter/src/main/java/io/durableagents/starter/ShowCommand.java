@@ -17,11 +17,15 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** Prints a readable timeline of an agent step: each LLM call (tokens, latency), its reasoning, tool calls and results. */
+/**
+ * Prints a readable timeline of an agent step (or a group step, each call with its agent): each LLM
+ * call (tokens, latency), its reasoning, tool calls and results.
+ */
 @Command(name = "show",
     description = "Print a readable timeline of an agent step: LLM calls (tokens, latency), reasoning, tool calls and results.")
 final class ShowCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "An agent step's workflow id, e.g. sim-epstein-42-ab12cd34/agent-citizen-3/step-7")
+  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "An agent step's workflow id, e.g. sim-epstein-42-ab12cd34/agent-citizen-3/step-7, or a group step's, "
+      + "sim-epstein-42-ab12cd34/step-7/group-1")
   String workflowId;
 
   @Override
@@ -54,8 +58,8 @@ final class ShowCommand implements Callable<Integer> {
             if (type.equals("LlmChat")) {
               LlmRequest req = first(converter, sa.getInput(), LlmRequest.class);
               LlmResponse res = first(converter, done.getResult(), LlmResponse.class);
-              System.out.printf("%sllm: %s (%s, tool choice %s): %d in / %d out tokens, %d ms%n", at, res.model(),
-                  req.purpose(), req.toolChoice().name().toLowerCase(), res.usage().input(), res.usage().output(),
+              System.out.printf("%sllm: %s%s (%s, tool choice %s): %d in / %d out tokens, %d ms%n", at, res.model(),
+                  agentOf(converter, s), req.purpose(), req.toolChoice().name().toLowerCase(), res.usage().input(), res.usage().output(),
                   res.latencyMillis());
               if (res.text() != null && !res.text().isBlank()) {
                 for (String line : res.text().split("\n")) {
@@ -69,7 +73,7 @@ final class ShowCommand implements Callable<Integer> {
             } else if (type.equals("ToolExecute")) {
               ToolExecutionRequest req = first(converter, sa.getInput(), ToolExecutionRequest.class);
               ToolExecutionResult res = first(converter, done.getResult(), ToolExecutionResult.class);
-              System.out.printf("%stool: %s(%s) -> %s%s%n", at, req.name(), req.arguments(),
+              System.out.printf("%stool: %s%s(%s) -> %s%s%n", at, req.name(), agentOf(converter, s), req.arguments(),
                   res.error() ? "ERROR " : "", res.output());
             }
             break;
@@ -93,6 +97,19 @@ final class ShowCommand implements Callable<Integer> {
     } finally {
       service.shutdown();
     }
+  }
+
+  /**
+   * " · <agent>" for a call of a group step, whose summary names the agent ({@code llm: rules ·
+   * citizen-3}); "" for a call of an agent step, whose workflow is the agent's own.
+   */
+  private static String agentOf(DataConverter converter, HistoryEvent scheduled) {
+    if (!scheduled.hasUserMetadata() || !scheduled.getUserMetadata().hasSummary()) {
+      return "";
+    }
+    String summary = converter.fromPayload(scheduled.getUserMetadata().getSummary(), String.class, String.class);
+    int dot = summary == null ? -1 : summary.lastIndexOf(" · ");
+    return dot < 0 ? "" : summary.substring(dot);
   }
 
   private static <T> T first(DataConverter converter, Payloads payloads, Class<T> type) {

@@ -157,6 +157,11 @@ class EndToEndTest {
     String show = starter("show", "e2e-crash/agent-citizen-0/step-1");
     assertTrue(show.contains("llm: rules (cot-reasoning, tool choice none)"), show);
     assertTrue(show.contains("[rules] This answer comes from a rule-based policy, not an LLM."), show);
+    // a simulation in group steps: show prints each call of a group with its agent
+    starter("simulate", "--steps", "2", "--agents-per-workflow", "10", "--progress", "lines", "--id", "e2e-groups");
+    String group = starter("show", "e2e-groups/step-1/group-1");
+    assertTrue(group.contains("started AgentGroupStep e2e-groups/step-1/group-1")
+        && group.contains("llm: rules · citizen-0 (cot-reasoning, tool choice none)"), group);
     Path exported = dir.resolve("e2e-crash-history.json");
     starter("history", "e2e-crash", "-o", exported.toAbsolutePath().toString());
     WorkflowReplayer.replayWorkflowExecution(
