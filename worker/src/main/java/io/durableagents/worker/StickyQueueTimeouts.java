@@ -17,6 +17,8 @@ import io.temporal.api.taskqueue.v1.TaskQueue;
 import io.temporal.api.workflowservice.v1.GetSystemInfoResponse;
 import io.temporal.api.workflowservice.v1.PollWorkflowTaskQueueRequest;
 import io.temporal.api.workflowservice.v1.PollWorkflowTaskQueueResponse;
+import io.temporal.api.workflowservice.v1.QueryWorkflowRequest;
+import io.temporal.api.workflowservice.v1.QueryWorkflowResponse;
 import io.temporal.api.workflowservice.v1.RespondQueryTaskCompletedRequest;
 import io.temporal.api.workflowservice.v1.RespondWorkflowTaskCompletedRequest;
 import io.temporal.api.workflowservice.v1.RespondWorkflowTaskFailedRequest;
@@ -47,6 +49,10 @@ import org.slf4j.LoggerFactory;
  * schedule the task again on the workflow's task queue, as a real server does (a query task left there
  * is answered with an error to retry). With it workers keep sticky execution on against the embedded
  * Temporal: {@link #SERVER_VERSION} in {@code GetSystemInfo} tells them so ({@link TestServerDetector}).
+ *
+ * <p>It also asks queries again that the test server drops: a query that arrives while a run's last
+ * workflow task runs (at a continue-as-new or the end) would otherwise wait out the client's 10 s
+ * deadline; see {@link #requery}.
  */
 final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
   /** The server version the embedded Temporal reports; Temporal's bare test server reports none. */
@@ -63,6 +69,11 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
   private final LongSupplier nanoTime;
   private final AtomicLong moved = new AtomicLong();
   private ScheduledExecutorService checker;
+  private final java.util.concurrent.ExecutorService requeries = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "dev-server-query");
+    t.setDaemon(true);
+    return t;
+  });
   private volatile boolean closed;
   private WorkflowServiceGrpc.WorkflowServiceBlockingStub server;
 
@@ -94,6 +105,7 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    requeries.shutdownNow();
     if (checker != null) {
       checker.shutdownNow();
       try {
@@ -150,6 +162,11 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
                 nanos > 0 ? nanos : DEFAULT_TIMEOUT.toNanos());
           }
         });
+      case "QueryWorkflow":
+        if (headers.containsKey(REQUERY) || server == null) {
+          return next.startCall(call, headers);
+        }
+        return requery(call, io.grpc.Context.current().getDeadline());
       case "ShutdownWorker":
         return onRequest(call, headers, next, request -> {
           ShutdownWorkerRequest r = (ShutdownWorkerRequest) request;
@@ -162,6 +179,69 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
         });
       default:
         return next.startCall(call, headers);
+    }
+  }
+
+  /** Marks the queries this class sends itself, which go to the test server unchanged. */
+  private static final Metadata.Key<String> REQUERY =
+      Metadata.Key.of("durable-agents-requery", Metadata.ASCII_STRING_MARSHALLER);
+
+  /**
+   * Answers a query by asking the test server, with a deadline of 0.5 s, then 1, 2, 4 ... within the
+   * caller's own. The test server drops a query that arrives while a run's last workflow task runs
+   * (it sends it afterwards as a task for the closed run, which its poll handler skips), and the
+   * caller would wait out its whole deadline (the SDK's 10 s) before asking again; asked again, the
+   * query reaches the next run or the closed one's history. A query only reads, so asking twice is
+   * harmless.
+   */
+  private <ReqT, RespT> ServerCall.Listener<ReqT> requery(ServerCall<ReqT, RespT> call,
+      io.grpc.Deadline callerDeadline) {
+    call.request(1);
+    return new ServerCall.Listener<>() {
+      private QueryWorkflowRequest request;
+
+      @Override
+      public void onMessage(ReqT message) {
+        request = (QueryWorkflowRequest) message;
+      }
+
+      @Override
+      public void onHalfClose() {
+        QueryWorkflowRequest query = request;
+        requeries.execute(() -> answer(call, query, callerDeadline));
+      }
+    };
+  }
+
+  @SuppressWarnings("unchecked")
+  private <ReqT, RespT> void answer(ServerCall<ReqT, RespT> call, QueryWorkflowRequest query,
+      io.grpc.Deadline callerDeadline) {
+    Metadata marked = new Metadata();
+    marked.put(REQUERY, "1");
+    var stub = server.withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(marked));
+    long attempt = 500;
+    while (true) {
+      long left = callerDeadline == null ? Long.MAX_VALUE : callerDeadline.timeRemaining(TimeUnit.MILLISECONDS);
+      long wait = Math.min(attempt, left);
+      try {
+        QueryWorkflowResponse response =
+            stub.withDeadlineAfter(Math.max(1, wait), TimeUnit.MILLISECONDS).queryWorkflow(query);
+        call.sendHeaders(new Metadata());
+        call.sendMessage((RespT) response);
+        call.close(Status.OK, new Metadata());
+        return;
+      } catch (StatusRuntimeException e) {
+        boolean retry = e.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED && wait < left && !closed;
+        if (!retry) {
+          Metadata trailers = e.getTrailers();
+          call.close(e.getStatus(), trailers == null ? new Metadata() : trailers);
+          return;
+        }
+        attempt *= 2;
+      } catch (RuntimeException e) {
+        call.close(Status.INTERNAL.withDescription(e.toString()), new Metadata());
+        return;
+      }
     }
   }
 
