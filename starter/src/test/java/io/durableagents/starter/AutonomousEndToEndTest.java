@@ -167,7 +167,8 @@ class AutonomousEndToEndTest {
     for (Map.Entry<String, Integer> e : completedAttempt.entrySet()) {
       List<Integer> attempts = executed.get(e.getKey());
       assertEquals(new HashSet<>(attempts).size(), attempts.size(), "an attempt ran twice: " + e.getKey());
-      assertTrue(attempts.contains(e.getValue()), e.getKey() + " completed in an attempt never run");
+      assertTrue(attempts.contains(e.getValue()), e.getKey() + " completed in attempt " + e.getValue()
+          + " but the journal has attempts " + attempts + " (journal: " + journal.toAbsolutePath() + ")");
       for (int a : attempts) {
         assertTrue(a <= e.getValue(), e.getKey() + " ran again after it completed: attempt " + a);
       }
