@@ -477,16 +477,6 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** 4. Kill -9 of the worker at a random point of a 200-agent run. */
-  /** LLM and tool calls the execution journal records as done, after its first {@code skip} lines. */
-  private static long doneCalls(Path journal, int skip) throws IOException {
-    if (!Files.exists(journal)) {
-      return 0;
-    }
-    try (Stream<String> lines = Files.lines(journal)) {
-      return lines.skip(skip).filter(l -> l.contains("\tdone\t")).count();
-    }
-  }
-
   private void recovery(int perWorkflow) throws Exception {
     int n = quick ? 50 : 200;
     int latency = 100;
@@ -508,12 +498,12 @@ final class BenchmarkCommand implements Callable<Integer> {
     // The kill comes after a random share (20-70%) of the run's calls are done, read from the execution
     // journal: a progress query can wait out its timeout at a continue-as-new on the embedded Temporal.
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-    while (doneCalls(journal, skip) < killAfter && System.nanoTime() < deadline) {
+    while (CompletedActivities.doneInJournal(journal, skip) < killAfter && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
     long killedAt = System.currentTimeMillis();
     first.kill();
-    long doneAtKill = doneCalls(journal, skip);
+    long doneAtKill = CompletedActivities.doneInJournal(journal, skip);
     Worker second = Worker.start(this, "recovery-2", ChildProcesses.javaBinary(), env);
     long readyAt = System.currentTimeMillis();
     SimulationResult r = stub.getResult(10, TimeUnit.MINUTES, SimulationResult.class);

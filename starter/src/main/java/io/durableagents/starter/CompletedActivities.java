@@ -4,12 +4,16 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * Which activities of a workflow and of every child workflow it started completed, and in which
@@ -49,6 +53,19 @@ final class CompletedActivities {
       collect(child, client.fetchHistory(child), completed);
     }
     return completed;
+  }
+
+  /**
+   * How many activity executions an execution journal ({@code DURABLE_AGENTS_EXECUTION_LOG}) records
+   * as done, after its first {@code skip} lines; 0 when there is no journal yet.
+   */
+  static long doneInJournal(Path journal, int skip) throws IOException {
+    if (!Files.exists(journal)) {
+      return 0;
+    }
+    try (Stream<String> lines = Files.lines(journal)) {
+      return lines.skip(skip).filter(l -> l.contains("\tdone\t")).count();
+    }
   }
 
   private static void collect(String workflowId, WorkflowExecutionHistory history, Map<String, Integer> into) {

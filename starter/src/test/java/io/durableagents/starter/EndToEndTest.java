@@ -20,7 +20,6 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.File;
-import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -269,14 +267,14 @@ class EndToEndTest {
     // Kill once half of the reference run's calls are done, read from the execution journal rather
     // than a progress query: a query that reaches a run as it continues as new can wait out its 10 s
     // RPC timeout on the embedded Temporal, long enough for this run to finish.
-    long referenceCalls = doneLines(refJournal);
+    long referenceCalls = CompletedActivities.doneInJournal(refJournal, 0);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (doneLines(crashJournal) < referenceCalls / 2) {
+    while (CompletedActivities.doneInJournal(crashJournal, 0) < referenceCalls / 2) {
       assertTrue(System.nanoTime() < deadline, "the run did not get half way");
       Thread.sleep(10);
     }
     w1.destroyForcibly().waitFor();
-    long callsAtKill = doneLines(crashJournal);
+    long callsAtKill = CompletedActivities.doneInJournal(crashJournal, 0);
     assertTrue(callsAtKill < referenceCalls, "the kill must land mid-run: " + callsAtKill + " of "
         + referenceCalls + " calls done");
     worker("worker-can-2", crashJournal);
@@ -384,16 +382,6 @@ class EndToEndTest {
 
   private static SimulationResult result(String id) throws Exception {
     return client.newUntypedWorkflowStub(id).getResultAsync(SimulationResult.class).get(180, TimeUnit.SECONDS);
-  }
-
-  /** How many activity executions the journal records as done. */
-  private static long doneLines(Path journal) throws IOException {
-    if (!Files.exists(journal)) {
-      return 0;
-    }
-    try (Stream<String> lines = Files.lines(journal)) {
-      return lines.filter(l -> l.contains("\tdone\t")).count();
-    }
   }
 
   private static int awaitStep(SimulationWorkflow sim, int step) throws InterruptedException {

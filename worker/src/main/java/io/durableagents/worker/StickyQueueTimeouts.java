@@ -1,6 +1,8 @@
 package io.durableagents.worker;
 
 import com.google.protobuf.ByteString;
+import io.grpc.Context;
+import io.grpc.Deadline;
 import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
 import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -9,6 +11,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
 import io.temporal.api.enums.v1.QueryResultType;
 import io.temporal.api.enums.v1.TaskQueueKind;
 import io.temporal.api.enums.v1.WorkflowTaskFailedCause;
@@ -27,6 +30,7 @@ import io.temporal.api.workflowservice.v1.WorkflowServiceGrpc;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -65,11 +69,15 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
   private static final String SERVICE = WorkflowServiceGrpc.SERVICE_NAME + "/";
   private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
+  /** Marks the queries this class sends itself, which go to the test server unchanged. */
+  private static final Metadata.Key<String> REQUERY =
+      Metadata.Key.of("durable-agents-requery", Metadata.ASCII_STRING_MARSHALLER);
+
   private final Map<String, StickyQueue> queues = new ConcurrentHashMap<>();
   private final LongSupplier nanoTime;
   private final AtomicLong moved = new AtomicLong();
   private ScheduledExecutorService checker;
-  private final java.util.concurrent.ExecutorService requeries = Executors.newCachedThreadPool(r -> {
+  private final ExecutorService requeries = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "dev-server-query");
     t.setDaemon(true);
     return t;
@@ -166,7 +174,7 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
         if (headers.containsKey(REQUERY) || server == null) {
           return next.startCall(call, headers);
         }
-        return requery(call, io.grpc.Context.current().getDeadline());
+        return requery(call, Context.current().getDeadline());
       case "ShutdownWorker":
         return onRequest(call, headers, next, request -> {
           ShutdownWorkerRequest r = (ShutdownWorkerRequest) request;
@@ -182,10 +190,6 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
     }
   }
 
-  /** Marks the queries this class sends itself, which go to the test server unchanged. */
-  private static final Metadata.Key<String> REQUERY =
-      Metadata.Key.of("durable-agents-requery", Metadata.ASCII_STRING_MARSHALLER);
-
   /**
    * Answers a query by asking the test server, with a deadline of 0.5 s, then 1, 2, 4 ... within the
    * caller's own. The test server drops a query that arrives while a run's last workflow task runs
@@ -195,7 +199,7 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
    * harmless.
    */
   private <ReqT, RespT> ServerCall.Listener<ReqT> requery(ServerCall<ReqT, RespT> call,
-      io.grpc.Deadline callerDeadline) {
+      Deadline callerDeadline) {
     call.request(1);
     return new ServerCall.Listener<>() {
       private QueryWorkflowRequest request;
@@ -215,10 +219,10 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
 
   @SuppressWarnings("unchecked")
   private <ReqT, RespT> void answer(ServerCall<ReqT, RespT> call, QueryWorkflowRequest query,
-      io.grpc.Deadline callerDeadline) {
+      Deadline callerDeadline) {
     Metadata marked = new Metadata();
     marked.put(REQUERY, "1");
-    var stub = server.withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(marked));
+    var stub = server.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(marked));
     long attempt = 500;
     while (true) {
       long left = callerDeadline == null ? Long.MAX_VALUE : callerDeadline.timeRemaining(TimeUnit.MILLISECONDS);

@@ -131,19 +131,30 @@ class StickyQueueTimeoutsTest {
     return factory;
   }
 
+  /** An embedded Temporal on a free port, and a client of it; both closed after the test. */
+  private record Embedded(DevServer server, String target, WorkflowServiceStubs service, WorkflowClient client) {}
+
+  private Embedded embedded() {
+    DevServer server = DevServer.start("127.0.0.1", 0);
+    open.add(server);
+    String target = "127.0.0.1:" + server.port();
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
+    open.add(service::shutdownNow);
+    return new Embedded(server, target, service, WorkflowClient.newInstance(service));
+  }
+
   private static List<HistoryEvent> events(WorkflowClient client, String id, EventType type) {
     return client.fetchHistory(id).getEvents().stream().filter(e -> e.getEventType() == type).toList();
   }
 
   @Test
   void aDeadWorkersStickyQueueMovesToTheNextWorkerAndALiveIdleOneKeepsIt() throws Exception {
-    DevServer server = DevServer.start("127.0.0.1", 0);
-    open.add(server);
-    String target = "127.0.0.1:" + server.port();
-    WorkflowServiceStubs clientService = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
-    open.add(clientService::shutdownNow);
-    WorkflowClient client = WorkflowClient.newInstance(clientService);
+    Embedded embedded = embedded();
+    DevServer server = embedded.server();
+    String target = embedded.target();
+    WorkflowServiceStubs clientService = embedded.service();
+    WorkflowClient client = embedded.client();
     assertFalse(TestServerDetector.stickyQueuesNeverTimeOut(clientService),
         "the embedded Temporal says it times sticky queues out");
 
@@ -180,14 +191,10 @@ class StickyQueueTimeoutsTest {
 
   @Test
   void theClockKeepsOnlyTheLocksStillTakenHoweverMuchTrafficPassed() throws Exception {
-    DevServer server = DevServer.start("127.0.0.1", 0);
-    open.add(server);
-    String target = "127.0.0.1:" + server.port();
-    worker(target, false);
-    WorkflowServiceStubs clientService = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
-    open.add(clientService::shutdownNow);
-    WorkflowClient client = WorkflowClient.newInstance(clientService);
+    Embedded embedded = embedded();
+    DevServer server = embedded.server();
+    worker(embedded.target(), false);
+    WorkflowClient client = embedded.client();
     for (int i = 0; i < 30; i++) {
       Collector wf = client.newWorkflowStub(Collector.class,
           WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId("traffic-" + i).build());
@@ -219,13 +226,7 @@ class StickyQueueTimeoutsTest {
 
   @Test
   void aQueryThatMeetsAContinueAsNewIsAnsweredInAboutASecondNotAfterTheClientsTimeout() throws Exception {
-    DevServer server = DevServer.start("127.0.0.1", 0);
-    open.add(server);
-    String target = "127.0.0.1:" + server.port();
-    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
-    open.add(service::shutdownNow);
-    WorkflowClient client = WorkflowClient.newInstance(service);
+    WorkflowClient client = embedded().client();
     WorkerFactory factory = WorkerFactory.newInstance(client);
     open.add(factory::shutdownNow);
     io.temporal.worker.Worker w = factory.newWorker("looper");
