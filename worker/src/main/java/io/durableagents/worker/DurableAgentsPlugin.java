@@ -8,14 +8,27 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.durableagents.activities.llm.LlmActivitiesImpl;
 import io.durableagents.activities.llm.LlmSettings;
+import io.durableagents.activities.rules.RulePolicy;
 import io.durableagents.activities.rules.RulesChatModel;
-import io.durableagents.activities.tools.BuiltinTools;
+import io.durableagents.activities.scenario.BuiltinScenarioRegistrations;
+import io.durableagents.activities.scenario.ScenarioRegistration;
+import io.durableagents.activities.tools.CalculatorTool;
+import io.durableagents.activities.tools.FileReaderTool;
+import io.durableagents.activities.tools.FinishTool;
+import io.durableagents.activities.tools.SpawnTools;
+import io.durableagents.activities.tools.ThinkTool;
+import io.durableagents.activities.tools.TodoTools;
 import io.durableagents.activities.tools.ToolActivitiesImpl;
 import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
+import io.durableagents.workflows.agent.AgentStepWorkflow;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
+import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.workflows.scenario.ScenarioRegistry;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
 import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
@@ -35,6 +48,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -43,12 +58,22 @@ import java.util.function.Consumer;
  * for workflows and tools, {@link TaskQueues#LLM} for model calls). The workers for those queues are
  * created when the factory starts, unless the application created them already.
  *
+ * <p>Register your own scenarios, tools and models on the builder; the calls compose in any order,
+ * and a duplicate name fails at once:
+ *
  * <pre>{@code
- * DurableAgentsPlugin plugin = DurableAgentsPlugin.fromEnvironment();
+ * DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
+ *     .configureFromEnvironment(System.getenv())
+ *     .registerScenario(new WealthScenario(), new WealthActions(), new WealthRulePolicy())
+ *     .registerTool(new WeatherTool())
+ *     .registerModel("my-model", myChatModel)
+ *     .build();
  * WorkflowClient client = WorkflowClient.newInstance(service,
  *     WorkflowClientOptions.newBuilder().setPlugins(plugin).build());
  * WorkerFactory.newInstance(client).start();
  * }</pre>
+ *
+ * <p>The built-in scenarios ({@code epstein}, {@code negotiation}) are registered the same way, first.
  *
  * <p>On JVM 21 and later, workflow threads and activity threads are virtual threads.
  */
@@ -69,14 +94,23 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final boolean virtualThreads;
   private final List<WorkerInterceptor> interceptors;
   private final PayloadCodec payloadCodec;
+  private final ScenarioRegistry scenarios;
+  private final ToolRegistry tools;
 
   private DurableAgentsPlugin(Builder b) {
     super(NAME);
+    this.scenarios = b.scenarios();
+    this.tools = b.toolRegistry();
     ChatModelProvider.Builder models = ChatModelProvider.newBuilder().settings(b.llmSettings);
+    if (!b.models.containsKey(RulesChatModel.MODEL_NAME)) {
+      models.register(RulesChatModel.MODEL_NAME,
+          new RulesChatModel(BuiltinScenarioRegistrations.policies(List.copyOf(b.scenarios.values())))
+              .withDelay(b.rulesDelayMillis));
+    }
     b.models.forEach(models::register);
     AgentMetrics metrics = new AgentMetrics(b.meterRegistry);
-    this.llmActivities = new LlmActivitiesImpl(models.build(), b.tools, metrics, b.payloadGuard);
-    this.toolActivities = new ToolActivitiesImpl(b.tools, metrics, b.payloadGuard);
+    this.llmActivities = new LlmActivitiesImpl(models.build(), tools, metrics, b.payloadGuard);
+    this.toolActivities = new ToolActivitiesImpl(tools, metrics, b.payloadGuard);
     this.stickyExecution = b.stickyExecution;
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.llmConcurrency = b.llmConcurrency;
@@ -105,8 +139,19 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     return newBuilder().configureFromEnvironment(env).build();
   }
 
+  /** A builder with the built-in scenarios, tools and the {@code rules} model, and every default. */
   public static Builder newBuilder() {
     return new Builder();
+  }
+
+  /** The scenarios this plugin's workers run, by name. */
+  public ScenarioRegistry scenarios() {
+    return scenarios;
+  }
+
+  /** Every tool this plugin's workers know: world actions, external tools and control tools. */
+  public ToolRegistry tools() {
+    return tools;
   }
 
   @Override
@@ -168,9 +213,16 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   @Override
   public void initializeWorker(String taskQueue, Worker worker) {
     if (TaskQueues.AGENTS.equals(taskQueue)) {
+      // The registry reaches the workflows through their factories, never a static: two plugins in
+      // one JVM can run different scenarios.
+      worker.registerWorkflowImplementationFactory(
+          SimulationWorkflow.class, () -> new SimulationWorkflowImpl(scenarios));
+      worker.registerWorkflowImplementationFactory(
+          AgentStepWorkflow.class, () -> new AgentStepWorkflowImpl(scenarios));
+      worker.registerWorkflowImplementationFactory(
+          AgentGroupStepWorkflow.class, () -> new AgentGroupStepWorkflowImpl(scenarios));
       worker.registerWorkflowImplementationTypes(
-          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class,
-          AutonomousAgentWorkflowImpl.class);
+          AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
       worker.registerActivitiesImplementations(toolActivities);
     } else if (TaskQueues.LLM.equals(taskQueue)) {
       worker.registerActivitiesImplementations(llmActivities);
@@ -194,8 +246,12 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   /** Builds a {@link DurableAgentsPlugin}; every setting has a default. */
   public static final class Builder {
     private LlmSettings llmSettings = LlmSettings.newBuilder().build();
-    private ToolRegistry tools = BuiltinTools.registry(Path.of("files"));
+    private Path filesDirectory = Path.of("files");
+    private final Map<String, ScenarioRegistration> scenarios = new LinkedHashMap<>();
+    private final List<Object> userTools = new ArrayList<>();
+    private final List<ToolRegistry> toolRegistries = new ArrayList<>();
     private final Map<String, ChatModel> models = new LinkedHashMap<>();
+    private long rulesDelayMillis;
     private boolean stickyExecution = true;
     private Double llmCallsPerSecond;
     private final List<WorkerInterceptor> interceptors = new ArrayList<>();
@@ -208,7 +264,9 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private boolean virtualThreads = VIRTUAL_THREADS_AVAILABLE;
 
     private Builder() {
-      models.put(RulesChatModel.MODEL_NAME, new RulesChatModel());
+      for (ScenarioRegistration builtin : BuiltinScenarioRegistrations.all()) {
+        registerScenario(builtin);
+      }
       interceptors.add(new AgentLogContext());
     }
 
@@ -221,7 +279,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     public Builder configureFromEnvironment(Map<String, String> env) {
       WorkerSettings settings = WorkerSettings.fromEnvironment(env);
       setLlmSettings(LlmSettings.fromEnvironment(env));
-      setTools(BuiltinTools.registry(settings.filesDirectory()));
+      setFilesDirectory(settings.filesDirectory());
       setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
       setPayloadGuard(settings.payloadGuard());
@@ -244,7 +302,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
           throw new IllegalArgumentException(WorkerSettings.RULES_DELAY_MS + " '" + delay
               + "' is not allowed: milliseconds, 0 or more");
         }
-        registerModel(RulesChatModel.MODEL_NAME, new RulesChatModel().withDelay(millis));
+        this.rulesDelayMillis = millis;
       }
       if (settings.executionJournal() != null) {
         addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
@@ -258,16 +316,132 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       return this;
     }
 
-    /** The tools models may call. */
+    /**
+     * Adds every tool of {@code tools} (world actions, external and control tools, with their kinds) to
+     * those the plugin has: the built-in ones, the registered scenarios' actions and tools registered
+     * with {@link #registerTool}. A name registered twice for different methods fails at {@link #build()}.
+     */
     public Builder setTools(ToolRegistry tools) {
-      this.tools = tools;
+      toolRegistries.add(tools);
       return this;
     }
 
-    /** Makes a named model (a ChatModel of your own) available as a model reference. */
+    /**
+     * Registers a scenario: the deterministic {@link Scenario} (world, parameters, prompts) and the
+     * object whose LangChain4j {@code @Tool} methods declare its world actions to models. Without a
+     * rule policy the offline {@code rules} model says, in the run's result, that it has none.
+     *
+     * @throws IllegalArgumentException when a scenario of that name is registered already, or the
+     *     scenario or its actions are not valid (the message names them)
+     */
+    public Builder registerScenario(Scenario<?> scenario, Object actions) {
+      return registerScenario(scenario, actions, null);
+    }
+
+    /**
+     * Registers a scenario with its rule policy, which the offline {@code rules} model plays for it (so
+     * it runs with no LLM, in every strategy).
+     *
+     * @throws IllegalArgumentException when a scenario of that name is registered already, or the
+     *     scenario or its actions are not valid (the message names them)
+     */
+    public Builder registerScenario(Scenario<?> scenario, Object actions, RulePolicy rulePolicy) {
+      return registerScenario(new ScenarioRegistration(scenario, actions, rulePolicy));
+    }
+
+    /** Registers a scenario given as a {@link ScenarioRegistration}. */
+    public Builder registerScenario(ScenarioRegistration registration) {
+      String name = registration.scenario().name();
+      ScenarioRegistration before = scenarios.get(name);
+      if (before != null) {
+        throw new IllegalArgumentException("registerScenario: a scenario named '" + name
+            + "' is registered already (" + before.scenario().getClass().getName() + ")");
+      }
+      scenarios.put(name, registration);
+      return this;
+    }
+
+    /**
+     * Registers external tools: every LangChain4j {@code @Tool} method of each object becomes a tool
+     * that agents can be given by name; each call runs as a retryable activity ({@code tool: <name>}).
+     *
+     * @throws IllegalArgumentException at {@link #build()} when a tool name is taken
+     */
+    public Builder registerTool(Object... tools) {
+      userTools.addAll(Arrays.asList(tools));
+      return this;
+    }
+
+    /** The only directory the built-in {@code read_file} tool may read (default {@code files}). */
+    public Builder setFilesDirectory(Path filesDirectory) {
+      this.filesDirectory = filesDirectory;
+      return this;
+    }
+
+    /**
+     * Makes a named model (any LangChain4j {@link ChatModel} of your own) available as a model
+     * reference: agents, roles and specs name it as they name {@code openai:gpt-4o-mini}. Registering
+     * {@code rules} replaces the offline rules model.
+     */
     public Builder registerModel(String name, ChatModel model) {
+      if (name == null || name.isBlank() || model == null) {
+        throw new IllegalArgumentException("registerModel: a name and a model are required");
+      }
       models.put(name, model);
       return this;
+    }
+
+    /**
+     * Applies every {@link DurableAgentsExtension} listed in {@code META-INF/services} on the
+     * classpath, as the command line does: a project's jar brings its scenarios, tools and models.
+     */
+    public Builder configureFromClasspath() {
+      return configureFromClasspath(Thread.currentThread().getContextClassLoader());
+    }
+
+    /** As {@link #configureFromClasspath()}, with the extensions {@code loader} finds. */
+    public Builder configureFromClasspath(ClassLoader loader) {
+      for (DurableAgentsExtension extension : ServiceLoader.load(DurableAgentsExtension.class, loader)) {
+        extension.configure(this);
+      }
+      return this;
+    }
+
+    /** The scenarios registered so far, by name (the built-in ones first). */
+    public ScenarioRegistry scenarios() {
+      List<Scenario<?>> all = new ArrayList<>();
+      scenarios.values().forEach(r -> all.add(r.scenario()));
+      return ScenarioRegistry.of(all);
+    }
+
+    /** The names of the models registered so far with {@link #registerModel} (and {@code rules}). */
+    public Set<String> modelNames() {
+      Set<String> names = new java.util.LinkedHashSet<>();
+      names.add(RulesChatModel.MODEL_NAME);
+      names.addAll(models.keySet());
+      return names;
+    }
+
+    /**
+     * Every tool the plugin will have: the registered scenarios' world actions, the built-in external
+     * tools ({@code calculator}, {@code read_file}), the registered tools and the control tools.
+     *
+     * @throws IllegalArgumentException naming a tool registered twice
+     */
+    ToolRegistry toolRegistry() {
+      ToolRegistry.Builder tools = ToolRegistry.newBuilder();
+      for (ScenarioRegistration r : scenarios.values()) {
+        tools.addWorldActions(r.actions());
+      }
+      tools.addExternalTools(new CalculatorTool(), new FileReaderTool(filesDirectory));
+      for (Object tool : userTools) {
+        tools.addExternalTools(tool);
+      }
+      for (ToolRegistry registry : toolRegistries) {
+        tools.addAll(registry);
+      }
+      tools.addControlTools(new FinishTool(), new ThinkTool(), new TodoTools(), new SpawnTools());
+      return tools.build();
     }
 
     /** Whether to use sticky execution (turn it off against the embedded test server). */

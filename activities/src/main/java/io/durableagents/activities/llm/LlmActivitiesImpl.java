@@ -193,7 +193,8 @@ public final class LlmActivitiesImpl implements LlmActivities {
     log.debug("llm call to {} ({}): {} in / {} out tokens, {} tool calls, {} ms", request.model(),
         request.purpose(), usage.input(), usage.output(), calls.size(), latency);
     return new LlmResponse(modelName, guard.check("the model's answer", ai == null ? null : ai.text()),
-        calls, usage, response.finishReason() == null ? null : response.finishReason().name(), latency);
+        calls, usage, response.finishReason() == null ? null : response.finishReason().name(), latency,
+        WarningChatResponseMetadata.of(response.metadata()));
   }
 
   /**

@@ -8,6 +8,7 @@ import io.durableagents.workflows.simulation.grid.GridPosition;
 import io.durableagents.workflows.simulation.grid.Torus;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,8 +34,7 @@ public final class EpsteinRulePolicy implements RulePolicy {
 
   @Override
   public Optional<RuleDecision> decide(
-      int step, Map<String, Object> self, Map<String, Map<String, Object>> local) {
-    Object role = self.get("role");
+      String role, int step, Map<String, Object> self, Map<String, Map<String, Object>> local) {
     if (EpsteinScenario.CITIZEN.equals(role)) {
       return Optional.of(citizen(step, self, local));
     }
@@ -112,6 +112,53 @@ public final class EpsteinRulePolicy implements RulePolicy {
           JSON.objectNode().put("direction", move.name())));
     }
     return new RuleDecision(thoughts, actions);
+  }
+
+  /**
+   * This step's decision, then the moves the policy would make from the cells those moves reach (the
+   * neighbours as seen now), one per simulation step.
+   */
+  @Override
+  public List<RuleDecision.Action> plan(String role, int step, Map<String, Object> self,
+      Map<String, Map<String, Object>> local, RuleDecision decision, int length) {
+    List<RuleDecision.Action> planned = new ArrayList<>(decision.actions());
+    Map<String, Object> moved = new LinkedHashMap<>(self);
+    for (int ahead = 1; planned.size() < length; ahead++) {
+      moved.put("position", positionAfter(moved, planned));
+      Optional<RuleDecision.Action> move = decide(role, step + ahead, moved, local)
+          .flatMap(d -> d.actions().stream()
+              .filter(a -> a.tool().equals(EpsteinScenario.MOVE_ONE_STEP)).findFirst());
+      if (move.isEmpty()) {
+        break;
+      }
+      planned.add(move.get());
+    }
+    return planned.size() > length ? planned.subList(0, length) : planned;
+  }
+
+  /** The cell {@code self} reaches after the last planned move (its own position already moved). */
+  private static List<Integer> positionAfter(Map<String, Object> self, List<RuleDecision.Action> planned) {
+    Object gridValue = self.get("grid");
+    List<?> xy = (List<?>) self.get("position");
+    if (!(gridValue instanceof Map) || xy == null) {
+      return xy == null ? null : List.of(((Number) xy.get(0)).intValue(), ((Number) xy.get(1)).intValue());
+    }
+    Map<?, ?> grid = (Map<?, ?>) gridValue;
+    Torus torus = new Torus(((Number) grid.get("width")).intValue(), ((Number) grid.get("height")).intValue());
+    GridPosition p = new GridPosition(((Number) xy.get(0)).intValue(), ((Number) xy.get(1)).intValue());
+    RuleDecision.Action last = null;
+    for (RuleDecision.Action a : planned) {
+      if (a.tool().equals(EpsteinScenario.MOVE_ONE_STEP)) {
+        last = a;
+      }
+    }
+    if (last != null) {
+      Direction d = Direction.parse(last.arguments().path("direction").asText());
+      if (d != null) {
+        p = torus.step(p, d);
+      }
+    }
+    return p.asList();
   }
 
   /** A random direction whose cell no agent in sight occupies, or null. */

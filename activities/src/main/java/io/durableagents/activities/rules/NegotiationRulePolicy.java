@@ -53,8 +53,7 @@ public final class NegotiationRulePolicy implements RulePolicy {
 
   @Override
   public Optional<RuleDecision> decide(
-      int step, Map<String, Object> self, Map<String, Map<String, Object>> local) {
-    Object role = self.get("role");
+      String role, int step, Map<String, Object> self, Map<String, Map<String, Object>> local) {
     if (!self.containsKey("grid")) {
       return Optional.empty();
     }

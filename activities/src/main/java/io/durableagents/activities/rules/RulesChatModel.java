@@ -21,11 +21,10 @@ import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.agent.react.ReactPrompts;
 import io.durableagents.workflows.agent.rewoo.ReWooPrompts;
 import io.durableagents.workflows.memory.MemoryPrompts;
-import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
-import io.durableagents.workflows.simulation.grid.Direction;
-import io.durableagents.workflows.simulation.grid.GridPosition;
-import io.durableagents.workflows.simulation.grid.Torus;
+import io.durableagents.activities.llm.WarningChatResponseMetadata;
+import io.durableagents.activities.scenario.BuiltinScenarioRegistrations;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,20 +76,24 @@ public final class RulesChatModel implements ChatModel {
 
   private static final Pattern CALL = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\((\\{.*?\\})?\\)");
 
-  private final List<RulePolicy> policies;
+  private final Map<String, RulePolicy> policies;
   private final long delayMillis;
 
-  /** A rules model with the policies of every built-in scenario. */
+  /** A rules model with the policies of the built-in scenarios. */
   public RulesChatModel() {
-    this(List.of(new EpsteinRulePolicy(), new NegotiationRulePolicy()));
+    this(BuiltinScenarioRegistrations.policies(BuiltinScenarioRegistrations.all()));
   }
 
-  public RulesChatModel(List<RulePolicy> policies) {
-    this(policies, 0);
+  /**
+   * A rules model with {@code policiesByScenario}: each scenario's rule policy by the scenario's name
+   * (the plugin passes those of every registered scenario).
+   */
+  public RulesChatModel(Map<String, RulePolicy> policiesByScenario) {
+    this(policiesByScenario, 0);
   }
 
-  private RulesChatModel(List<RulePolicy> policies, long delayMillis) {
-    this.policies = List.copyOf(policies);
+  private RulesChatModel(Map<String, RulePolicy> policies, long delayMillis) {
+    this.policies = Collections.unmodifiableMap(new LinkedHashMap<>(policies));
     this.delayMillis = delayMillis;
   }
 
@@ -103,6 +106,11 @@ public final class RulesChatModel implements ChatModel {
       throw new IllegalArgumentException("delayMillis must be >= 0, was " + delayMillis);
     }
     return new RulesChatModel(policies, delayMillis);
+  }
+
+  /** The scenarios this model has a policy for. */
+  public Set<String> scenarios() {
+    return policies.keySet();
   }
 
   @Override
@@ -139,20 +147,27 @@ public final class RulesChatModel implements ChatModel {
       return response(request, answer);
     }
     if (observed != null) {
-      Optional<RuleDecision> decision = decide(observed);
+      List<String> warnings = new ArrayList<>();
+      Optional<RuleDecision> decision = decide(observed, warnings);
       if (decision.isEmpty()) {
-        answer = AiMessage.from(DISCLAIMER + "\nNo rule covers an agent with role '"
-            + observed.self().get("role") + "'.\n" + CotPrompts.ACTION_PREFIX + "none");
+        answer = AiMessage.from(DISCLAIMER + "\n" + warnings.get(0) + "\n" + CotPrompts.ACTION_PREFIX + "none");
       } else if (json) {
-        answer = AiMessage.from(planJson(plannedActions(observed, decision.get(),
-            planLength(messages)), offered));
+        answer = AiMessage.from(planJson(observed, plannedActions(observed, decision.get(),
+            planLength(messages)), offered, warnings));
       } else if (mayCall && hasActionLine) {
         answer = act(messages, tools);
       } else if (mayCall) {
-        answer = callTools(format(decision.get()), decision.get().actions(), offered);
+        answer = callTools(format(decision.get()), decision.get().actions(), offered, observed, warnings);
       } else {
+        // a reasoning pass (CoT): the execution pass will only call what was offered
+        for (RuleDecision.Action a : decision.get().actions()) {
+          if (!offered.isEmpty() && !offered.contains(a.tool())) {
+            notOffered(observed, a.tool(), warnings);
+          }
+        }
         answer = AiMessage.from(format(decision.get()));
       }
+      return response(request, answer, warnings);
     } else {
       AiMessage autonomous = AutonomousRulePolicy.answer(messages, offered);
       answer = autonomous != null ? autonomous : task(messages, offered, json, mayCall, hasActionLine, tools);
@@ -228,25 +243,53 @@ public final class RulesChatModel implements ChatModel {
   }
 
   private static ChatResponse response(ChatRequest request, AiMessage answer) {
+    return response(request, answer, List.of());
+  }
+
+  private static ChatResponse response(ChatRequest request, AiMessage answer, List<String> warnings) {
     return ChatResponse.builder()
         .aiMessage(answer)
-        .modelName(MODEL_NAME)
-        .tokenUsage(new TokenUsage(estimateTokens(request.messages()), estimateTokens(answer)))
-        .finishReason(answer.hasToolExecutionRequests() ? FinishReason.TOOL_EXECUTION : FinishReason.STOP)
+        .metadata(WarningChatResponseMetadata.builder()
+            .modelName(MODEL_NAME)
+            .tokenUsage(new TokenUsage(estimateTokens(request.messages()), estimateTokens(answer)))
+            .finishReason(answer.hasToolExecutionRequests() ? FinishReason.TOOL_EXECUTION : FinishReason.STOP)
+            .warnings(warnings)
+            .build())
         .build();
   }
 
-  /** An observation read from a prompt's {@link CotPrompts} lines. */
-  private record Observed(int step, Map<String, Object> self, Map<String, Map<String, Object>> local) {}
+  /** Says that the policy chose a tool the agent was not offered, so it was skipped. */
+  private static void notOffered(Observed o, String tool, List<String> warnings) {
+    String w = "rules model: the rule policy of scenario '" + o.scenario() + "' chose '" + tool
+        + "' for role '" + o.role() + "', which was not offered to it (the role's tools or its "
+        + "selected tools leave it out); it was skipped";
+    if (!warnings.contains(w)) {
+      warnings.add(w);
+    }
+  }
+
+  /**
+   * An observation read from a prompt's {@link CotPrompts} lines, with the agent's scenario and role
+   * (null when the prompt names none).
+   */
+  private record Observed(String scenario, String role, int step, Map<String, Object> self,
+      Map<String, Map<String, Object>> local) {}
 
   /** The observation in the prompt, or null when there is none (a single task). */
   private static Observed observe(List<ChatMessage> messages) throws Exception {
     Integer step = null;
+    String scenario = null;
+    String role = null;
     Map<String, Object> self = null;
     Map<String, Map<String, Object>> local = Map.of();
     for (ChatMessage m : messages) {
       for (String line : text(m).split("\n")) {
-        if (line.startsWith(CotPrompts.STEP_PREFIX)) {
+        if (line.startsWith(CotPrompts.SCENARIO_PREFIX) && line.contains(CotPrompts.ROLE_SEPARATOR)) {
+          String rest = line.substring(CotPrompts.SCENARIO_PREFIX.length());
+          int at = rest.indexOf(CotPrompts.ROLE_SEPARATOR);
+          scenario = rest.substring(0, at).strip();
+          role = rest.substring(at + CotPrompts.ROLE_SEPARATOR.length()).strip();
+        } else if (line.startsWith(CotPrompts.STEP_PREFIX)) {
           String rest = line.substring(CotPrompts.STEP_PREFIX.length());
           step = Integer.parseInt(rest.substring(0, rest.indexOf(')')));
         } else if (line.startsWith(CotPrompts.SELF_STATE_PREFIX)) {
@@ -258,62 +301,64 @@ public final class RulesChatModel implements ChatModel {
         }
       }
     }
-    return self == null || step == null ? null : new Observed(step, self, local);
-  }
-
-  private Optional<RuleDecision> decide(Observed o) {
-    for (RulePolicy policy : policies) {
-      Optional<RuleDecision> decision = policy.decide(o.step(), o.self(), o.local());
-      if (decision.isPresent()) {
-        return decision;
-      }
+    if (self == null || step == null) {
+      return null;
     }
-    return Optional.empty();
+    if (role == null && self.get("role") != null) {
+      role = String.valueOf(self.get("role"));
+    }
+    return new Observed(scenario, role, step, self, local);
   }
 
   /**
-   * A plan of at most {@code length} actions, one per simulation step: this step's decision, then the
-   * moves the policy would make from the cells those moves reach (the neighbours as seen now).
+   * The decision of the observed agent's scenario's policy; empty, with the reason added to {@code
+   * warnings}, when no policy is registered for the scenario or it has no rule for the role. A prompt
+   * that names no scenario (an agent of a custom workflow) is asked of every policy in turn.
    */
-  private List<RuleDecision.Action> plannedActions(Observed o, RuleDecision first, int length) {
-    List<RuleDecision.Action> planned = new ArrayList<>(first.actions());
-    Map<String, Object> self = new LinkedHashMap<>(o.self());
-    for (int ahead = 1; planned.size() < length; ahead++) {
-      self.put("position", positionAfter(self, planned));
-      Optional<RuleDecision> next = decide(new Observed(o.step() + ahead, self, o.local()));
-      Optional<RuleDecision.Action> move = next.flatMap(d -> d.actions().stream()
-          .filter(a -> a.tool().equals(EpsteinScenario.MOVE_ONE_STEP)).findFirst());
-      if (move.isEmpty()) {
-        break;
+  private Optional<RuleDecision> decide(Observed o, List<String> warnings) {
+    if (o.scenario() == null) {
+      for (RulePolicy policy : policies.values()) {
+        Optional<RuleDecision> d = policy.decide(o.role(), o.step(), o.self(), o.local());
+        if (d.isPresent()) {
+          return d;
+        }
       }
-      planned.add(move.get());
+      warnings.add("rules model: no rule policy covers role '" + o.role()
+          + "' (the prompt names no scenario); the agent took no action");
+      return Optional.empty();
     }
-    return planned.size() > length ? planned.subList(0, length) : planned;
+    RulePolicy policy = policies.get(o.scenario());
+    if (policy == null) {
+      warnings.add("rules model: scenario '" + o.scenario() + "' has no rule policy registered "
+          + (policies.isEmpty() ? "(none has one)" : "(policies: " + String.join(", ", policies.keySet()) + ")")
+          + "; its agents took no action. Register one with registerScenario(scenario, actions, rulePolicy),"
+          + " or use an LLM");
+      return Optional.empty();
+    }
+    Optional<RuleDecision> d = policy.decide(o.role(), o.step(), o.self(), o.local());
+    if (d.isEmpty()) {
+      warnings.add("rules model: the rule policy of scenario '" + o.scenario()
+          + "' has no rule for role '" + o.role() + "'; those agents took no action");
+    }
+    return d;
   }
 
-  /** The cell {@code self} reaches after the planned moves (its own position already moved). */
-  private static List<Integer> positionAfter(Map<String, Object> self, List<RuleDecision.Action> planned) {
-    Object gridValue = self.get("grid");
-    List<?> xy = (List<?>) self.get("position");
-    if (!(gridValue instanceof Map) || xy == null) {
-      return xy == null ? null : List.of(((Number) xy.get(0)).intValue(), ((Number) xy.get(1)).intValue());
-    }
-    Map<?, ?> grid = (Map<?, ?>) gridValue;
-    Torus torus = new Torus(((Number) grid.get("width")).intValue(), ((Number) grid.get("height")).intValue());
-    GridPosition p = new GridPosition(((Number) xy.get(0)).intValue(), ((Number) xy.get(1)).intValue());
-    RuleDecision.Action last = null;
-    for (RuleDecision.Action a : planned) {
-      if (a.tool().equals(EpsteinScenario.MOVE_ONE_STEP)) {
-        last = a;
+  /** A plan of at most {@code length} actions from the scenario's policy, starting with {@code first}. */
+  private List<RuleDecision.Action> plannedActions(Observed o, RuleDecision first, int length) {
+    RulePolicy policy = o.scenario() == null ? null : policies.get(o.scenario());
+    if (o.scenario() == null) {
+      for (RulePolicy p : policies.values()) {
+        if (p.decide(o.role(), o.step(), o.self(), o.local()).isPresent()) {
+          policy = p;
+          break;
+        }
       }
     }
-    if (last != null) {
-      Direction d = Direction.parse(last.arguments().path("direction").asText());
-      if (d != null) {
-        p = torus.step(p, d);
-      }
+    if (policy == null) {
+      List<RuleDecision.Action> actions = first.actions();
+      return actions.size() > length ? actions.subList(0, length) : actions;
     }
-    return p.asList();
+    return policy.plan(o.role(), o.step(), o.self(), o.local(), first, length);
   }
 
   /** {@code n} from the planner's "Plan length: at most n steps" line; 1 when there is none. */
@@ -333,8 +378,17 @@ public final class RulesChatModel implements ChatModel {
 
   /** A ReWOO plan as a JSON array of {@code {"id","tool","args"}}, leaving out tools not offered. */
   private static String planJson(List<RuleDecision.Action> actions, List<String> offered) {
+    return planJson(null, actions, offered, new ArrayList<>());
+  }
+
+  /** As above; a planned tool that was not offered is left out and named in {@code warnings}. */
+  private static String planJson(Observed o, List<RuleDecision.Action> actions, List<String> offered,
+      List<String> warnings) {
     ArrayNode plan = MAPPER.createArrayNode();
     for (RuleDecision.Action a : actions) {
+      if (o != null && !offered.isEmpty() && !offered.contains(a.tool())) {
+        notOffered(o, a.tool(), warnings);
+      }
       if (offered.isEmpty() || offered.contains(a.tool())) {
         String id = "E" + (plan.size() + 1);
         plan.addObject().put("id", id).put("tool", a.tool()).set("args", a.arguments());
@@ -345,8 +399,17 @@ public final class RulesChatModel implements ChatModel {
 
   /** Tool calls for {@code actions} among the offered tools, with {@code text} as the thought. */
   private static AiMessage callTools(String text, List<RuleDecision.Action> actions, List<String> offered) {
+    return callTools(text, actions, offered, null, new ArrayList<>());
+  }
+
+  /** As above; a decided tool that was not offered is skipped and named in {@code warnings}. */
+  private static AiMessage callTools(String text, List<RuleDecision.Action> actions, List<String> offered,
+      Observed o, List<String> warnings) {
     List<ToolExecutionRequest> calls = new ArrayList<>();
     for (RuleDecision.Action a : actions) {
+      if (o != null && !offered.contains(a.tool())) {
+        notOffered(o, a.tool(), warnings);
+      }
       if (offered.contains(a.tool())) {
         calls.add(ToolExecutionRequest.builder().id("rules-" + (calls.size() + 1)).name(a.tool())
             .arguments(a.arguments().toString()).build());

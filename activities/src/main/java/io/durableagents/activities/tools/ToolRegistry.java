@@ -109,21 +109,60 @@ public final class ToolRegistry {
       return this;
     }
 
+    /** Adds every tool of {@code registry}, with its kind. */
+    public Builder addAll(ToolRegistry registry) {
+      for (Entry e : registry.entries.values()) {
+        put(e);
+      }
+      return this;
+    }
+
     private void add(Object target, ToolKind kind) {
+      if (target == null) {
+        throw new IllegalArgumentException("a tool object is null");
+      }
       for (Method method : target.getClass().getDeclaredMethods()) {
         if (!method.isAnnotationPresent(Tool.class)) {
           continue;
         }
+        checkParameterNames(method);
         ToolSpecification spec = ToolSpecifications.toolSpecificationFrom(method);
-        if (entries.containsKey(spec.name())) {
-          Entry existing = entries.get(spec.name());
-          if (existing.kind() == kind && existing.method().equals(method)) {
-            continue;
-          }
-          throw new IllegalArgumentException("two tools are named '" + spec.name() + "'");
-        }
         method.setAccessible(true);
-        entries.put(spec.name(), new Entry(spec, kind, target, method));
+        put(new Entry(spec, kind, target, method));
+      }
+    }
+
+    private void put(Entry entry) {
+      Entry existing = entries.get(entry.name());
+      if (existing != null) {
+        if (existing.kind() == entry.kind() && existing.method().equals(entry.method())) {
+          return;
+        }
+        throw new IllegalArgumentException("two tools are named '" + entry.name() + "': "
+            + describe(existing) + " and " + describe(entry) + "; rename one with @Tool(name = ...)");
+      }
+      entries.put(entry.name(), entry);
+    }
+
+    private static String describe(Entry e) {
+      return e.method().getDeclaringClass().getName() + "." + e.method().getName() + " ("
+          + e.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")";
+    }
+
+    /**
+     * A parameter's name is what the model sees in the tool's schema: without {@code -parameters} (or
+     * {@code @P(name = ...)}) it is {@code arg0}, and a model's correct call would not fit. Fail now,
+     * naming the tool, instead of at the first call.
+     */
+    private static void checkParameterNames(Method method) {
+      for (java.lang.reflect.Parameter p : method.getParameters()) {
+        dev.langchain4j.agent.tool.P named = p.getAnnotation(dev.langchain4j.agent.tool.P.class);
+        if (!p.isNamePresent() && (named == null || named.name().isBlank())) {
+          throw new IllegalArgumentException("tool " + method.getDeclaringClass().getName() + "."
+              + method.getName() + ": parameter " + p.getName() + " has no name: compile with "
+              + "-parameters (maven-compiler-plugin <parameters>true</parameters>) or name it with "
+              + "@P(name = \"...\", value = \"...\")");
+        }
       }
     }
 

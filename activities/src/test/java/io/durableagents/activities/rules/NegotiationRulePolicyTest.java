@@ -56,7 +56,7 @@ class NegotiationRulePolicyTest {
     Observation o = world.observe(id, step);
     Map<String, Object> self = Json.MAPPER.convertValue(o.selfState(), new TypeReference<>() {});
     Map<String, Map<String, Object>> local = Json.MAPPER.convertValue(o.localState(), new TypeReference<>() {});
-    return policy.decide(step, self, local).orElseThrow();
+    return policy.decide(String.valueOf(self.get("role")), step, self, local).orElseThrow();
   }
 
   private static String actions(RuleDecision d) {

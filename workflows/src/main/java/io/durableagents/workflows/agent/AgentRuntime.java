@@ -18,7 +18,9 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a reasoning strategy uses to act inside an agent step: LLM calls and external tool calls as
@@ -30,6 +32,7 @@ public final class AgentRuntime {
   private TokenUsage usage = TokenUsage.ZERO;
   private int llmCalls;
   private int toolCalls;
+  private final Set<String> warnings = new LinkedHashSet<>();
 
   /** The runtime of an agent step that has its workflow to itself. */
   public AgentRuntime(AgentStepInput input) {
@@ -77,6 +80,7 @@ public final class AgentRuntime {
                 input.agentId()));
     llmCalls++;
     usage = usage.plus(response.usage());
+    warnings.addAll(response.warnings());
     return response;
   }
 
@@ -117,6 +121,11 @@ public final class AgentRuntime {
               return new ToolOutcome(
                   call.id(), call.name(), "tool failed: " + rootMessage(failure), true);
             });
+  }
+
+  /** What the models of this step's calls said the run's owner should know, each once. */
+  public List<String> warnings() {
+    return List.copyOf(warnings);
   }
 
   public TokenUsage usage() {

@@ -1,6 +1,7 @@
 package io.durableagents.workflows.agent;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.llm.TokenUsage;
 import java.util.List;
 
@@ -21,6 +22,8 @@ import java.util.List;
  * @param planMade true when the step made a new plan (a ReWOO planner call)
  * @param planStepReused true when the step ran a step of a plan made earlier, with no LLM call
  * @param replans how many times the step planned again (a failed step, an invalidated plan)
+ * @param warnings what the models said the run's owner should know, such as the offline {@code rules}
+ *     model having no policy for the agent's role (empty when none; omitted from JSON then)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AgentStepResult(
@@ -36,12 +39,28 @@ public record AgentStepResult(
     String forcedFinish,
     boolean planMade,
     boolean planStepReused,
-    int replans) {
+    int replans,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
 
   public AgentStepResult {
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
     actions = actions == null ? List.of() : List.copyOf(actions);
     toolOutcomes = toolOutcomes == null ? List.of() : List.copyOf(toolOutcomes);
     usage = usage == null ? TokenUsage.ZERO : usage;
+  }
+
+  /** The result as the strategies build it, with no warnings. */
+  public AgentStepResult(String agentId, int step, String reasoning, List<WorldAction> actions,
+      List<ToolOutcome> toolOutcomes, Plan plan, TokenUsage usage, int llmCalls, int toolCalls,
+      String forcedFinish, boolean planMade, boolean planStepReused, int replans) {
+    this(agentId, step, reasoning, actions, toolOutcomes, plan, usage, llmCalls, toolCalls,
+        forcedFinish, planMade, planStepReused, replans, null);
+  }
+
+  /** This result with {@code warnings}. */
+  public AgentStepResult withWarnings(List<String> warnings) {
+    return new AgentStepResult(agentId, step, reasoning, actions, toolOutcomes, plan, usage, llmCalls,
+        toolCalls, forcedFinish, planMade, planStepReused, replans, warnings);
   }
 
   /** A result that was not forced and involved no ReWOO plan. */

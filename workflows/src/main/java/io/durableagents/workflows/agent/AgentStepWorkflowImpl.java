@@ -3,26 +3,50 @@ package io.durableagents.workflows.agent;
 import io.durableagents.workflows.agent.cot.CotReasoning;
 import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
+import io.durableagents.workflows.scenario.BuiltinScenarios;
 import io.durableagents.workflows.scenario.ScenarioPrompts;
-import io.durableagents.workflows.scenario.Scenarios;
+import io.durableagents.workflows.scenario.ScenarioRegistry;
+import io.durableagents.workflows.simulation.SimulationFailureTypes;
+import io.temporal.failure.ApplicationFailure;
 
-/** Runs one agent step with the strategy its options name. */
+/**
+ * Runs one agent step with the strategy its options name, with the prompts of its scenario from the
+ * worker's {@link ScenarioRegistry}.
+ */
 public class AgentStepWorkflowImpl implements AgentStepWorkflow {
   /** The metric counting agent steps, by strategy (Temporal's metrics scope: not emitted on replay). */
   public static final String AGENT_STEPS = StrategyMetrics.AGENT_STEPS;
 
+  private final ScenarioRegistry scenarios;
+
+  /** An agent step that knows the built-in scenarios only. */
+  public AgentStepWorkflowImpl() {
+    this(BuiltinScenarios.registry());
+  }
+
+  /** An agent step that knows {@code scenarios} (the plugin passes the worker's registry). */
+  public AgentStepWorkflowImpl(ScenarioRegistry scenarios) {
+    this.scenarios = scenarios;
+  }
+
   @Override
   public AgentStepResult step(AgentStepInput input) {
-    return run(new AgentRuntime(input));
+    return run(new AgentRuntime(input), scenarios);
   }
 
   /**
    * Runs the agent step of {@code runtime}'s input with the strategy its options name, and counts it.
    * Workflow code: the agent step workflow and the group step workflow both run steps with it.
    */
-  static AgentStepResult run(AgentRuntime runtime) {
+  static AgentStepResult run(AgentRuntime runtime, ScenarioRegistry scenarios) {
     AgentStepInput input = runtime.input();
-    ScenarioPrompts prompts = Scenarios.prompts(input.scenario());
+    ScenarioPrompts prompts;
+    try {
+      prompts = scenarios.prompts(input.scenario());
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          e.getMessage(), SimulationFailureTypes.UNKNOWN_SCENARIO);
+    }
     Strategy strategy = input.options().strategy();
     AgentStepResult result;
     switch (strategy) {
@@ -38,6 +62,7 @@ public class AgentStepWorkflowImpl implements AgentStepWorkflow {
       default:
         throw new IllegalStateException("no implementation for " + strategy);
     }
+    result = result.withWarnings(runtime.warnings());
     StrategyMetrics.agentStep(strategy, result);
     return result;
   }

@@ -16,7 +16,7 @@ import io.durableagents.workflows.llm.LlmResponse;
 import io.durableagents.workflows.llm.TokenUsage;
 import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.llm.ToolChoice;
-import io.durableagents.workflows.scenario.Scenarios;
+import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.temporal.api.enums.v1.ParentClosePolicy;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -289,7 +289,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     currentTurn = runtime;
     ReactReasoning.Conversation conversation;
     try {
-      conversation = new ReactReasoning(runtime, Scenarios.GENERIC).converse(messages, tools, new Handler());
+      conversation = new ReactReasoning(runtime, ScenarioPrompts.GENERIC).converse(messages, tools, new Handler());
     } finally {
       currentTurn = null;
       account(runtime);

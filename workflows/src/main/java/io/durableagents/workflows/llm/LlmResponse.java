@@ -13,6 +13,8 @@ import java.util.List;
  * @param usage input and output tokens
  * @param finishReason why the model stopped ({@code STOP}, {@code TOOL_EXECUTION}, {@code LENGTH}, ...)
  * @param latencyMillis how long the provider took
+ * @param warnings what the model says the run's owner should know about this call, such as the offline
+ *     {@code rules} model having no policy for the agent's role (empty when none)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -22,9 +24,17 @@ public record LlmResponse(
     List<ToolCall> toolCalls,
     TokenUsage usage,
     String finishReason,
-    long latencyMillis) {
+    long latencyMillis,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+
+  /** A response with no warnings. */
+  public LlmResponse(String model, String text, List<ToolCall> toolCalls, TokenUsage usage,
+      String finishReason, long latencyMillis) {
+    this(model, text, toolCalls, usage, finishReason, latencyMillis, null);
+  }
 
   public LlmResponse {
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
     usage = usage == null ? TokenUsage.ZERO : usage;
   }

@@ -8,6 +8,20 @@ import io.durableagents.workflows.agent.Observation;
  * holds a prompt in an input and a prompt change is a code change.
  */
 public interface ScenarioPrompts {
+  /** Prompts of agents outside any scenario (a single task). */
+  ScenarioPrompts GENERIC =
+      new ScenarioPrompts() {
+        @Override
+        public String roleDescription(String role) {
+          return "You are " + (role == null ? "an assistant" : role) + ".";
+        }
+
+        @Override
+        public String stepPrompt(String role) {
+          return "Decide what to do next.";
+        }
+      };
+
   /** Who the agent is and what it wants, for the system prompt. */
   String roleDescription(String role);
 

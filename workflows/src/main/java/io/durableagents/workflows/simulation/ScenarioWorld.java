@@ -9,10 +9,10 @@ import java.util.Map;
  * The simulated world of one scenario, kept as workflow state. Everything here is deterministic:
  * randomness comes only from the {@link SeededRandom} the simulation passes in.
  *
- * <p>To add a scenario, implement this interface (the world and its actions), give it {@link
- * io.durableagents.workflows.scenario.ScenarioPrompts}, register both in {@link
- * io.durableagents.workflows.scenario.Scenarios}, and declare its actions as {@code @Tool} methods in
- * the activities module so that models see their schemas.
+ * <p>A {@link io.durableagents.workflows.scenario.Scenario} creates its world ({@link
+ * io.durableagents.workflows.scenario.Scenario#create}) and restores it from a snapshot ({@link
+ * io.durableagents.workflows.scenario.Scenario#restore}); the world's actions are declared to models
+ * as {@code @Tool} methods of a class registered with the scenario on the worker.
  */
 public interface ScenarioWorld {
   /** Every agent id, in a stable order. */
@@ -43,8 +43,12 @@ public interface ScenarioWorld {
   /** Ends a step: sentences run down, and the like. */
   void endStep(int step, SeededRandom random);
 
-  /** The variables recorded at the end of each step, in a stable order. */
-  Map<String, Integer> counts();
+  /**
+   * The variables recorded at the end of each step, in a stable order: counts ({@code active: 12}),
+   * sums, or measures such as a Gini coefficient, as Mesa's {@code DataCollector} model reporters give
+   * them. They are the run's per-step results ({@code --csv}, {@code --chart}) and its progress.
+   */
+  Map<String, Number> counts();
 
   /**
    * The outcomes of this step's actions for agents other than the actor (a message spoken with {@code
@@ -67,7 +71,7 @@ public interface ScenarioWorld {
    * build still reads. The contract, checked by the continue-as-new equivalence test:
    *
    * <ul>
-   *   <li>{@code Scenarios.restoreWorld(input, Json.MAPPER.valueToTree(world.snapshot()))} gives a world
+   *   <li>{@code scenario.restore(Json.MAPPER.valueToTree(world.snapshot()))} gives a world
    *       that behaves exactly as this one from here on: the same {@link #agentIds()} order, the same
    *       observations, the same outcome for every action given the same {@link SeededRandom} draws,
    *       the same {@link #counts()};

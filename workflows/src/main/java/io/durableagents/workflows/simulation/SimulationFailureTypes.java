@@ -1,9 +1,18 @@
 package io.durableagents.workflows.simulation;
 
-/** The types of failures a simulation ends with. */
+/** The types of failures a simulation ends with; none of them is retried. */
 public final class SimulationFailureTypes {
-  /** The input names an unknown scenario or has a value out of range. */
+  /** The input has a value out of range (steps, concurrency, memory settings, ...). */
   public static final String INVALID_INPUT = "InvalidSimulationInput";
+
+  /** The input names a scenario this worker has not registered; the message names the registered ones. */
+  public static final String UNKNOWN_SCENARIO = "UnknownScenario";
+
+  /**
+   * A scenario parameter's value is not allowed; the message names the parameter, the value and what
+   * is allowed.
+   */
+  public static final String INVALID_PARAMETER = "InvalidScenarioParameter";
 
   private SimulationFailureTypes() {}
 }

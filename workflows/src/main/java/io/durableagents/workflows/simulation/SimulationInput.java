@@ -1,21 +1,32 @@
 package io.durableagents.workflows.simulation;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.memory.MemoryOptions;
-import io.durableagents.workflows.scenario.Scenarios;
-import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
-import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
+import io.durableagents.workflows.scenario.ScenarioParameters;
 import java.util.Map;
 
 /**
- * What a simulation runs. Holds no prompt and no secret.
+ * What a simulation runs: the scenario by name, its parameters as one JSON object, and how agents
+ * reason and the run is shaped. Holds no prompt and no secret.
  *
- * @param scenario the scenario's name ({@code epstein})
+ * <pre>{@code
+ * SimulationInput input = SimulationInput.of("epstein", 50, 42L)
+ *     .withParameters(EpsteinParameters.DEFAULTS.withAgents(40, 8));
+ * WorkflowClient.start(simulation::run, input);
+ * }</pre>
+ *
+ * @param scenario the name of a scenario registered on the worker ({@code epstein})
  * @param steps how many steps to run
  * @param seed the seed of every random draw: the same seed gives the same run
- * @param epstein the civil violence parameters (null: Mesa-LLM's reference example)
+ * @param parameters the scenario's parameters as a JSON object of snake_case names (null: the
+ *     scenario's defaults; a value not set takes its default). The workflow checks them before the
+ *     first step; a bad value fails the run at once, naming the parameter, the value and what is
+ *     allowed. Inputs written before parameters were generic carried them as {@code epstein} or {@code
+ *     negotiation}: those names are read as this one.
  * @param agentOptions every agent's strategy, model and tool settings
  * @param roleOptions per-role overrides of {@code agentOptions} (may be empty)
  * @param maxConcurrentAgents how many agent steps run at once (default {@link
@@ -28,7 +39,6 @@ import java.util.Map;
  * @param state where a continued run resumes (set by continue-as-new; null for a new simulation)
  * @param continueAsNewWhenSuggested whether to continue as new before {@code continueAsNewEvery} steps
  *     when Temporal suggests it (default true; false keeps the interval exact, for comparisons)
- * @param negotiation the negotiation parameters (null: Mesa-LLM's negotiation example)
  * @param agentsPerWorkflow how many agents' steps of one simulation step share one workflow (default
  *     1: every agent step is a workflow of its own, {@code <simulation>/agent-<id>/step-<n>}; more:
  *     {@code <simulation>/step-<n>/group-<g>} workflows of that many agents each, which saves most of
@@ -40,7 +50,7 @@ public record SimulationInput(
     String scenario,
     int steps,
     long seed,
-    EpsteinParameters epstein,
+    @JsonAlias({"epstein", "negotiation"}) JsonNode parameters,
     AgentOptions agentOptions,
     Map<String, AgentOptions> roleOptions,
     Integer maxConcurrentAgents,
@@ -49,7 +59,6 @@ public record SimulationInput(
     MemoryOptions memory,
     SimulationState state,
     Boolean continueAsNewWhenSuggested,
-    NegotiationParameters negotiation,
     Integer agentsPerWorkflow) {
 
   public static final int DEFAULT_MAX_CONCURRENT_AGENTS = 100;
@@ -68,94 +77,102 @@ public record SimulationInput(
     agentsPerWorkflow = agentsPerWorkflow == null ? 1 : agentsPerWorkflow;
   }
 
-  /** The input with every setting but {@code agentsPerWorkflow} (1: a workflow per agent step). */
-  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
-      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
-      Boolean searchAttributes, Integer continueAsNewEvery, MemoryOptions memory, SimulationState state,
-      Boolean continueAsNewWhenSuggested, NegotiationParameters negotiation) {
-    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
-        searchAttributes, continueAsNewEvery, memory, state, continueAsNewWhenSuggested, negotiation,
-        null);
+  /** A simulation of {@code scenario} with its default parameters and every other setting's default. */
+  public static SimulationInput of(String scenario, int steps, long seed) {
+    return new SimulationInput(scenario, steps, seed, (JsonNode) null, null, null, null, null, null,
+        null, null, null, null);
   }
 
-  /** The input with search attributes, before continue-as-new and memory existed. */
-  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
+  /**
+   * The input with the scenario's parameters as a record (written as its JSON object), the agents'
+   * options and the concurrency window.
+   */
+  public SimulationInput(String scenario, int steps, long seed, Record parameters,
+      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents) {
+    this(scenario, steps, seed, parameters, agentOptions, roleOptions, maxConcurrentAgents, false);
+  }
+
+  /** As the constructor above, with search attributes set or not. */
+  public SimulationInput(String scenario, int steps, long seed, Record parameters,
       AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
       Boolean searchAttributes) {
-    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
-        searchAttributes, null, null, null, null, null);
+    this(scenario, steps, seed, ScenarioParameters.toJson(parameters), agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, null, null, null, null, null);
   }
 
-  /** The input as before, without search attributes (the common case). */
-  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
-      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents) {
-    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents, false);
+  /** This input with the scenario's {@code parameters} (a JSON object; null for the defaults). */
+  public SimulationInput withParameters(JsonNode parameters) {
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested, agentsPerWorkflow);
+  }
+
+  /** This input with the scenario's {@code parameters}, given as its parameters record. */
+  public SimulationInput withParameters(Record parameters) {
+    return withParameters(ScenarioParameters.toJson(parameters));
+  }
+
+  /** This input with {@code agentOptions} for every role without options of its own. */
+  public SimulationInput withAgentOptions(AgentOptions agentOptions) {
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested, agentsPerWorkflow);
+  }
+
+  /** This input with per-role {@code roleOptions}. */
+  public SimulationInput withRoleOptions(Map<String, AgentOptions> roleOptions) {
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested, agentsPerWorkflow);
+  }
+
+  /** This input with {@code maxConcurrentAgents} set. */
+  public SimulationInput withMaxConcurrentAgents(int agents) {
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions, agents,
+        searchAttributes, continueAsNewEvery, memory, state, continueAsNewWhenSuggested,
+        agentsPerWorkflow);
   }
 
   /** This input with {@code searchAttributes} set. */
   public SimulationInput withSearchAttributes(boolean on) {
-    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, on, continueAsNewEvery, memory, state, continueAsNewWhenSuggested,
-        negotiation, agentsPerWorkflow);
+        agentsPerWorkflow);
   }
 
   /** This input with {@code continueAsNewEvery} set. */
   public SimulationInput withContinueAsNewEvery(int steps) {
-    return new SimulationInput(scenario, this.steps, seed, epstein, agentOptions, roleOptions,
+    return new SimulationInput(scenario, this.steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, steps, memory, state, continueAsNewWhenSuggested,
-        negotiation, agentsPerWorkflow);
+        agentsPerWorkflow);
   }
 
   /** This input with {@code memory} set. */
   public SimulationInput withMemory(MemoryOptions memory) {
-    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, negotiation, agentsPerWorkflow);
+        continueAsNewWhenSuggested, agentsPerWorkflow);
   }
 
   /** This input carrying {@code state}: the input of the run that continues as new. */
   public SimulationInput withState(SimulationState state) {
-    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, negotiation, agentsPerWorkflow);
+        continueAsNewWhenSuggested, agentsPerWorkflow);
   }
 
   /** This input with {@code continueAsNewWhenSuggested} set. */
   public SimulationInput withContinueAsNewWhenSuggested(boolean whenSuggested) {
-    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state, whenSuggested,
-        negotiation, agentsPerWorkflow);
-  }
-
-  /** The input of the negotiation scenario before continue-as-new and memory existed. */
-  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
-      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
-      Boolean searchAttributes, NegotiationParameters negotiation) {
-    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
-        searchAttributes, null, null, null, null, negotiation);
-  }
-
-  /** The input with continue-as-new and memory settings, without negotiation parameters. */
-  public SimulationInput(String scenario, int steps, long seed, EpsteinParameters epstein,
-      AgentOptions agentOptions, Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents,
-      Boolean searchAttributes, Integer continueAsNewEvery, MemoryOptions memory, SimulationState state,
-      Boolean continueAsNewWhenSuggested) {
-    this(scenario, steps, seed, epstein, agentOptions, roleOptions, maxConcurrentAgents,
-        searchAttributes, continueAsNewEvery, memory, state, continueAsNewWhenSuggested, null);
-  }
-
-  /** This input with the negotiation scenario's {@code parameters}. */
-  public SimulationInput withNegotiation(NegotiationParameters parameters) {
-    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, parameters, agentsPerWorkflow);
+        agentsPerWorkflow);
   }
 
   /** This input with {@code agentsPerWorkflow} set. */
   public SimulationInput withAgentsPerWorkflow(int agents) {
-    return new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, negotiation, agents);
+        continueAsNewWhenSuggested, agents);
   }
 
   /** The options of agents with {@code role}. */
@@ -164,12 +181,16 @@ public record SimulationInput(
   }
 
   /**
-   * Checks the input, so that a bad one fails at once with a readable message.
+   * Checks the settings every scenario shares, so that a bad one fails at once with a readable
+   * message. The scenario and its parameters are checked against the worker's registry by the
+   * workflow ({@code ScenarioParameters.read}).
    *
    * @throws IllegalArgumentException naming the bad field
    */
   public void validate() {
-    Scenarios.prompts(scenario);
+    if (scenario == null || scenario.isBlank()) {
+      throw new IllegalArgumentException("scenario must name a registered scenario, was " + scenario);
+    }
     if (steps < 1) {
       throw new IllegalArgumentException("steps must be >= 1, was " + steps);
     }

@@ -32,7 +32,7 @@ public record SimulationProgress(
     long llmCalls,
     long toolCalls,
     TokenUsage usage,
-    Map<String, Integer> counts,
+    Map<String, Number> counts,
     boolean done,
     PlanCounts planCounts,
     boolean paused,

@@ -1,6 +1,7 @@
 package io.durableagents.workflows.simulation;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.llm.TokenUsage;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,9 @@ import java.util.Map;
  * @param planCounts plans made, plan steps reused, re-plans and forced finishes
  * @param stopped true when a {@code stop} signal ended the run before its last step
  * @param runs how many workflow runs the simulation took (1 + its continue-as-news)
+ * @param warnings what the models said the run's owner should know, each once (such as the offline
+ *     {@code rules} model having no policy for a role, so those agents took no action); at most {@link
+ *     #MAX_WARNINGS}
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SimulationResult(
@@ -29,23 +33,36 @@ public record SimulationResult(
     long seed,
     int steps,
     List<StepCounts> perStep,
-    Map<String, Integer> finalCounts,
+    Map<String, Number> finalCounts,
     long agentSteps,
     long llmCalls,
     long toolCalls,
     TokenUsage usage,
     PlanCounts planCounts,
     boolean stopped,
-    int runs) {
+    int runs,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+
+  /** The most warnings a result keeps: the first ones, each once. */
+  public static final int MAX_WARNINGS = 20;
 
   public SimulationResult {
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
     planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
     runs = Math.max(1, runs);
   }
 
+  /** A result with no warnings. */
+  public SimulationResult(String simulationId, String scenario, long seed, int steps,
+      List<StepCounts> perStep, Map<String, Number> finalCounts, long agentSteps, long llmCalls,
+      long toolCalls, TokenUsage usage, PlanCounts planCounts, boolean stopped, int runs) {
+    this(simulationId, scenario, seed, steps, perStep, finalCounts, agentSteps, llmCalls, toolCalls,
+        usage, planCounts, stopped, runs, null);
+  }
+
   /** A result of a run that was not stopped and never continued as new. */
   public SimulationResult(String simulationId, String scenario, long seed, int steps,
-      List<StepCounts> perStep, Map<String, Integer> finalCounts, long agentSteps, long llmCalls,
+      List<StepCounts> perStep, Map<String, Number> finalCounts, long agentSteps, long llmCalls,
       long toolCalls, TokenUsage usage, PlanCounts planCounts) {
     this(simulationId, scenario, seed, steps, perStep, finalCounts, agentSteps, llmCalls, toolCalls,
         usage, planCounts, false, 1);

@@ -31,6 +31,7 @@ import java.util.Map;
  * @param runs how many runs this simulation has had before the next one (1 after the first
  *     continue-as-new)
  * @param pendingMessages messages other agents sent, by recipient, for its next observation
+ * @param warnings the warnings so far (see {@link SimulationResult#warnings()})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -50,9 +51,21 @@ public record SimulationState(
     boolean paused,
     boolean stopRequested,
     int runs,
-    Map<String, List<String>> pendingMessages) {
+    Map<String, List<String>> pendingMessages,
+    List<String> warnings) {
+
+  /** A state with no warnings. */
+  public SimulationState(int step, JsonNode world, long randomState, Map<String, Plan> plans,
+      Map<String, AgentMemory> memories, Map<String, List<String>> lastResults,
+      List<StepCounts> perStep, long agentSteps, long llmCalls, long toolCalls, TokenUsage usage,
+      PlanCounts planCounts, boolean paused, boolean stopRequested, int runs,
+      Map<String, List<String>> pendingMessages) {
+    this(step, world, randomState, plans, memories, lastResults, perStep, agentSteps, llmCalls,
+        toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, null);
+  }
 
   public SimulationState {
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
     plans = plans == null ? Map.of() : plans;
     memories = memories == null ? Map.of() : memories;
     lastResults = lastResults == null ? Map.of() : lastResults;

@@ -21,7 +21,11 @@ import io.durableagents.workflows.memory.AgentMemory;
 import io.durableagents.workflows.memory.MemoryEntry;
 import io.durableagents.workflows.memory.MemoryKeeper;
 import io.durableagents.workflows.memory.MemoryKind;
-import io.durableagents.workflows.scenario.Scenarios;
+import io.durableagents.workflows.scenario.BuiltinScenarios;
+import io.durableagents.workflows.scenario.InvalidParameterException;
+import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.workflows.scenario.ScenarioParameters;
+import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.ChildWorkflowOptions;
@@ -30,8 +34,10 @@ import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -62,7 +68,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   /** The key under which an agent's observation carries the messages other agents sent it. */
   public static final String MESSAGES = "messages";
 
+  private final ScenarioRegistry scenarios;
   private SimulationInput input;
+  private Scenario<?> scenario;
   private int step;
   private int agentCount;
   private long agentSteps;
@@ -76,12 +84,23 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private final Map<String, AgentMemory> memories = new HashMap<>();
   private final Map<String, List<String>> lastResults = new HashMap<>();
   private final Map<String, List<String>> pendingMessages = new HashMap<>();
-  private Map<String, Integer> counts = Map.of();
+  private Map<String, Number> counts = Map.of();
+  private final Set<String> warnings = new LinkedHashSet<>();
   private final List<StepCounts> perStep = new ArrayList<>();
   private boolean done;
   private boolean paused;
   private boolean stopRequested;
   private int previousRuns;
+
+  /** A simulation that knows the built-in scenarios only. */
+  public SimulationWorkflowImpl() {
+    this(BuiltinScenarios.registry());
+  }
+
+  /** A simulation that knows {@code scenarios} (the plugin passes the worker's registry). */
+  public SimulationWorkflowImpl(ScenarioRegistry scenarios) {
+    this.scenarios = scenarios;
+  }
 
   @Override
   public SimulationResult run(SimulationInput input) {
@@ -92,8 +111,20 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       throw ApplicationFailure.newNonRetryableFailure(
           e.getMessage(), SimulationFailureTypes.INVALID_INPUT);
     }
+    try {
+      scenario = scenarios.get(input.scenario());
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          e.getMessage(), SimulationFailureTypes.UNKNOWN_SCENARIO);
+    }
     String simulationId = Workflow.getInfo().getWorkflowId();
     if (input.state() == null) {
+      try {
+        ScenarioParameters.read(scenario, input.parameters());
+      } catch (InvalidParameterException e) {
+        throw ApplicationFailure.newNonRetryableFailure(
+            e.getMessage(), SimulationFailureTypes.INVALID_PARAMETER);
+      }
       random = new SeededRandom(input.seed());
       world = createWorld(input, random);
       checkSelectedTools(world);
@@ -136,17 +167,22 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     done = true;
     return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
         List.copyOf(perStep), counts, agentSteps, llmCalls, toolCalls, usage, planCounts,
-        step < input.steps(), previousRuns + 1);
+        step < input.steps(), previousRuns + 1, List.copyOf(warnings));
   }
 
-  /** A new world for {@code input}: the scenario's, from {@link Scenarios}. */
+  /** A new world for {@code input}: its scenario's, created from its parameters. */
   protected ScenarioWorld createWorld(SimulationInput input, SeededRandom random) {
-    return Scenarios.createWorld(input, random);
+    return create(scenarios.get(input.scenario()), input.parameters(), random);
+  }
+
+  private static <P extends Record> ScenarioWorld create(
+      Scenario<P> scenario, JsonNode parameters, SeededRandom random) {
+    return scenario.create(ScenarioParameters.read(scenario, parameters), random);
   }
 
   /** The world a continued run resumes from, read back from its snapshot. */
   protected ScenarioWorld restoreWorld(SimulationInput input, JsonNode snapshot) {
-    return Scenarios.restoreWorld(input, snapshot);
+    return scenarios.get(input.scenario()).restore(snapshot);
   }
 
   /** Runs simulation step {@code current}: observations, agent steps, actions, memory, counts. */
@@ -241,7 +277,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return new SimulationState(step, Json.MAPPER.valueToTree(world.snapshot()), random.state(),
         new TreeMap<>(plans), new TreeMap<>(memories), new TreeMap<>(lastResults),
         List.copyOf(perStep), agentSteps, llmCalls, toolCalls, usage, planCounts, paused,
-        stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages));
+        stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages), List.copyOf(warnings));
   }
 
   private void restore(SimulationState s) {
@@ -262,6 +298,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     paused = paused || s.paused();
     stopRequested = stopRequested || s.stopRequested();
     previousRuns = s.runs();
+    warnings.addAll(s.warnings());
   }
 
   /**
@@ -281,6 +318,11 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       toolCalls += r.toolCalls();
       usage = usage.plus(r.usage());
       planCounts = planCounts.plus(r);
+      for (String w : r.warnings()) {
+        if (warnings.size() < SimulationResult.MAX_WARNINGS) {
+          warnings.add(w);
+        }
+      }
     }
     return results;
   }

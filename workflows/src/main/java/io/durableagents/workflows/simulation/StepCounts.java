@@ -9,10 +9,10 @@ import java.util.Map;
  * LLM calls and tokens used so far.
  *
  * @param step the step
- * @param counts the variables, in a stable order
+ * @param counts the variables, in a stable order: counts, sums, or measures such as a Gini coefficient
  * @param llmCalls LLM calls made up to the end of this step (null in histories from before it existed)
  * @param tokens tokens used up to the end of this step (idem)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record StepCounts(int step, Map<String, Integer> counts, Long llmCalls, Long tokens) {}
+public record StepCounts(int step, Map<String, Number> counts, Long llmCalls, Long tokens) {}

@@ -8,7 +8,7 @@ import io.durableagents.workflows.agent.StrategyMetrics;
 import io.durableagents.workflows.agent.cot.CotReasoning;
 import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
-import io.durableagents.workflows.scenario.Scenarios;
+import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.durableagents.workflows.agent.StrategyFailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
@@ -33,13 +33,13 @@ public class AgentTaskWorkflowImpl implements AgentTaskWorkflow {
     AgentTaskResult result;
     switch (strategy) {
       case COT:
-        result = new CotReasoning(runtime, Scenarios.GENERIC).task(input.task());
+        result = new CotReasoning(runtime, ScenarioPrompts.GENERIC).task(input.task());
         break;
       case REACT:
-        result = new ReactReasoning(runtime, Scenarios.GENERIC).task(input.task());
+        result = new ReactReasoning(runtime, ScenarioPrompts.GENERIC).task(input.task());
         break;
       case REWOO:
-        result = new ReWooReasoning(runtime, Scenarios.GENERIC).task(input.task());
+        result = new ReWooReasoning(runtime, ScenarioPrompts.GENERIC).task(input.task());
         break;
       default:
         throw new IllegalStateException("no implementation for " + strategy);

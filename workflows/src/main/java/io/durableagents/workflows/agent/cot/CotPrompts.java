@@ -1,6 +1,8 @@
 package io.durableagents.workflows.agent.cot;
 
 import io.durableagents.workflows.Json;
+import io.durableagents.workflows.agent.AgentStepInput;
+import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.memory.AgentMemory;
@@ -21,7 +23,25 @@ public final class CotPrompts {
   public static final String LOCAL_STATE_PREFIX = "local_state: ";
   public static final String ACTION_PREFIX = "Action: ";
 
+  /** The line that names an agent's scenario and role: {@code Scenario: epstein, role: citizen}. */
+  public static final String SCENARIO_PREFIX = "Scenario: ";
+
+  public static final String ROLE_SEPARATOR = ", role: ";
+
   private CotPrompts() {}
+
+  /**
+   * The head of a simulation agent's system prompt, in every strategy: its scenario's role
+   * description, then the line that names the scenario and the role (which the offline rules model
+   * reads to pick the scenario's rule policy).
+   */
+  public static String roleHeader(ScenarioPrompts prompts, AgentStepInput in) {
+    String description = prompts.roleDescription(in.role());
+    if (in.scenario() == null) {
+      return description;
+    }
+    return description + "\n" + SCENARIO_PREFIX + in.scenario() + ROLE_SEPARATOR + in.role();
+  }
 
   /** The reasoning pass's system prompt, for an agent without memory. */
   public static String reasoningSystem(

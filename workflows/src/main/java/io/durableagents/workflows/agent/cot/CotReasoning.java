@@ -119,7 +119,7 @@ public final class CotReasoning {
         List.of(
             ChatTurn.system(
                 CotPrompts.reasoningSystem(
-                    prompts.roleDescription(in.role()), in.observation(), in.plan(), tools,
+                    CotPrompts.roleHeader(prompts, in), in.observation(), in.plan(), tools,
                     in.memory())),
             ChatTurn.user(prompts.stepPrompt(in.role())));
     LlmResponse reasoning =

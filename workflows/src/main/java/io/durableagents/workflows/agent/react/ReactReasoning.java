@@ -1,5 +1,6 @@
 package io.durableagents.workflows.agent.react;
 
+import io.durableagents.workflows.agent.cot.CotPrompts;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.Json;
 import io.durableagents.workflows.agent.ActionFormat;
@@ -88,7 +89,7 @@ import java.util.Set;
  *
  * <pre>{@code
  * AgentRuntime runtime = new AgentRuntime(input); // input.options().strategy() == Strategy.REACT
- * AgentStepResult result = new ReactReasoning(runtime, Scenarios.prompts(input.scenario())).step();
+ * AgentStepResult result = new ReactReasoning(runtime, scenarios.prompts(input.scenario())).step();
  * }</pre>
  */
 public final class ReactReasoning {
@@ -116,7 +117,7 @@ public final class ReactReasoning {
     }
     int step = in.observation().step();
     Loop loop = new Loop(tools, List.of(
-        ChatTurn.system(ReactPrompts.stepSystem(prompts.roleDescription(in.role()), in.observation(),
+        ChatTurn.system(ReactPrompts.stepSystem(CotPrompts.roleHeader(prompts, in), in.observation(),
             in.plan(), tools, worldActions, in.options().actionFormat(), in.memory())),
         ChatTurn.user(prompts.stepPrompt(in.role()))));
     loop.run();

@@ -1,5 +1,6 @@
 package io.durableagents.workflows.agent.rewoo;
 
+import io.durableagents.workflows.agent.cot.CotPrompts;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentRuntime;
@@ -76,7 +77,7 @@ import java.util.Map;
  * {@code replanOnFailure = 0} such a step is skipped and reported instead.
  *
  * <pre>{@code
- * AgentTaskResult result = new ReWooReasoning(runtime, Scenarios.GENERIC).task("What is 17 * 23 + 9?");
+ * AgentTaskResult result = new ReWooReasoning(runtime, ScenarioPrompts.GENERIC).task("What is 17 * 23 + 9?");
  * AgentStepResult step = new ReWooReasoning(runtime, new EpsteinScenario()).step();
  * }</pre>
  */
@@ -288,7 +289,7 @@ public final class ReWooReasoning {
     int planLength = Math.min(options.ttl(), options.maxPlanSteps());
     List<ChatTurn> messages = new ArrayList<>();
     messages.add(ChatTurn.system(ReWooPrompts.simulationPlannerSystem(
-        prompts.roleDescription(in.role()), in.observation(), tools, planLength, in.memory())));
+        CotPrompts.roleHeader(prompts, in), in.observation(), tools, planLength, in.memory())));
     messages.add(ChatTurn.user(prompts.stepPrompt(in.role())));
     if (replan != null) {
       messages.add(ChatTurn.user(replan));

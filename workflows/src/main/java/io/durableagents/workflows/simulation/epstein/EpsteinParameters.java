@@ -1,6 +1,9 @@
 package io.durableagents.workflows.simulation.epstein;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.durableagents.workflows.scenario.InvalidParameterException;
+import io.durableagents.workflows.scenario.Param;
 
 /**
  * The parameters of Epstein's civil violence model (Epstein 2002), with Mesa-LLM's reference
@@ -22,28 +25,26 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record EpsteinParameters(
-    int width,
-    int height,
-    int citizens,
-    int cops,
-    int vision,
-    double legitimacy,
-    double activeThreshold,
-    double arrestProbabilityConstant,
-    int maxJailTerm) {
+    @Param(value = "grid width (a torus)", min = 1, max = 1000) int width,
+    @Param(value = "grid height (a torus)", min = 1, max = 1000) int height,
+    @Param(value = "how many citizens", min = 0, max = 1_000_000) int citizens,
+    @Param(value = "how many cops", min = 0, max = 1_000_000) int cops,
+    @Param(value = "vision radius (Moore neighbourhood)", min = 1, max = 1000) int vision,
+    @Param(value = "the regime's perceived legitimacy L; grievance = hardship x (1 - L)", min = 0, max = 1)
+        double legitimacy,
+    @JsonAlias("activeThreshold")
+    @Param(value = "T: a citizen turns active when grievance - net risk > T", min = 0, max = 1)
+        double activeThreshold,
+    @JsonAlias("arrestProbabilityConstant")
+    @Param(value = "k in P(arrest) = 1 - exp(-k x round(cops / actives))", min = 0, max = 100)
+        double arrestProbabilityConstant,
+    @JsonAlias("maxJailTerm")
+    @Param(value = "an arrest jails for a uniform number of steps in [0, max_jail_term]", min = 0,
+        max = 1_000_000)
+        int maxJailTerm) {
 
   public static final EpsteinParameters DEFAULTS =
       new EpsteinParameters(10, 10, 20, 5, 5, 0.5, 0.1, 2.3, 30);
-
-  public EpsteinParameters {
-    require(width > 0 && height > 0, "grid width and height must be positive");
-    require(citizens >= 0 && cops >= 0, "citizens and cops must be >= 0");
-    require(citizens + cops <= width * height,
-        "citizens + cops (" + (citizens + cops) + ") must fit on the grid (" + width * height + ")");
-    require(vision >= 1, "vision must be >= 1");
-    require(legitimacy >= 0 && legitimacy <= 1, "legitimacy must be in [0, 1]");
-    require(maxJailTerm >= 0, "maxJailTerm must be >= 0");
-  }
 
   /** These parameters with other numbers of citizens and cops. */
   public EpsteinParameters withAgents(int citizens, int cops) {
@@ -51,9 +52,15 @@ public record EpsteinParameters(
         activeThreshold, arrestProbabilityConstant, maxJailTerm);
   }
 
-  private static void require(boolean ok, String message) {
-    if (!ok) {
-      throw new IllegalArgumentException("epstein: " + message);
+  /**
+   * Checks what the ranges of the components cannot: that every agent fits on the grid.
+   *
+   * @throws InvalidParameterException naming the parameter
+   */
+  void check() {
+    if ((long) citizens + cops > (long) width * height) {
+      throw new InvalidParameterException("citizens", citizens,
+          "citizens + cops at most width x height = " + width * height + " (cops: " + cops + ")");
     }
   }
 }

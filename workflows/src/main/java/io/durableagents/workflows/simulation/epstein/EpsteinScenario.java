@@ -2,7 +2,10 @@ package io.durableagents.workflows.simulation.epstein;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.agent.Observation;
-import io.durableagents.workflows.scenario.ScenarioPrompts;
+import io.durableagents.workflows.Json;
+import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.workflows.simulation.ScenarioWorld;
+import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.grid.Direction;
 import io.durableagents.workflows.simulation.grid.GridPosition;
 import io.durableagents.workflows.simulation.grid.Torus;
@@ -13,7 +16,7 @@ import java.util.Map;
  * Epstein's civil violence model as Mesa-LLM plays it: citizens decide whether to rebel and where to
  * move, cops arrest active citizens. Names of roles, conditions and world actions, and the prompts.
  */
-public final class EpsteinScenario implements ScenarioPrompts {
+public final class EpsteinScenario implements Scenario<EpsteinParameters> {
   public static final String NAME = "epstein";
 
   public static final String CITIZEN = "citizen";
@@ -32,6 +35,46 @@ public final class EpsteinScenario implements ScenarioPrompts {
   public static final List<String> CITIZEN_TOOLS = List.of(CHANGE_STATE, MOVE_ONE_STEP);
   public static final List<String> COP_TOOLS = List.of(MOVE_ONE_STEP, ARREST_CITIZEN);
   public static final List<String> WORLD_ACTIONS = List.of(CHANGE_STATE, MOVE_ONE_STEP, ARREST_CITIZEN);
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Epstein's civil violence model as Mesa-LLM plays it: citizens rebel or stay quiet, cops arrest";
+  }
+
+  @Override
+  public List<String> roles() {
+    return List.of(CITIZEN, COP);
+  }
+
+  @Override
+  public Class<EpsteinParameters> parametersType() {
+    return EpsteinParameters.class;
+  }
+
+  @Override
+  public EpsteinParameters defaults() {
+    return EpsteinParameters.DEFAULTS;
+  }
+
+  @Override
+  public void check(EpsteinParameters parameters) {
+    parameters.check();
+  }
+
+  @Override
+  public ScenarioWorld create(EpsteinParameters parameters, SeededRandom random) {
+    return EpsteinWorld.create(parameters, random);
+  }
+
+  @Override
+  public ScenarioWorld restore(JsonNode snapshot) {
+    return EpsteinWorld.restore(Json.MAPPER.convertValue(snapshot, EpsteinSnapshot.class));
+  }
 
   @Override
   public String roleDescription(String role) {

@@ -289,14 +289,14 @@ public final class EpsteinWorld implements ScenarioWorld {
   }
 
   @Override
-  public Map<String, Integer> counts() {
+  public Map<String, Number> counts() {
     Map<String, Integer> counts = new HashMap<>();
     for (EpsteinAgent a : agents.values()) {
       if (a.isCitizen()) {
         counts.merge(a.condition(), 1, Integer::sum);
       }
     }
-    Map<String, Integer> ordered = new LinkedHashMap<>();
+    Map<String, Number> ordered = new LinkedHashMap<>();
     for (String key : List.of(EpsteinScenario.ACTIVE, EpsteinScenario.QUIET, EpsteinScenario.JAILED)) {
       ordered.put(key, counts.getOrDefault(key, 0));
     }

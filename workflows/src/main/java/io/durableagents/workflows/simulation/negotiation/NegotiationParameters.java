@@ -1,6 +1,9 @@
 package io.durableagents.workflows.simulation.negotiation;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.durableagents.workflows.scenario.InvalidParameterException;
+import io.durableagents.workflows.scenario.Param;
 
 /**
  * The parameters of the negotiation scenario, with Mesa-LLM's negotiation example's sizes as
@@ -17,28 +20,34 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record NegotiationParameters(
-    int width, int height, int sellers, int buyers, int vision, int lowBudget, int highBudget) {
+    @Param(value = "grid width (no wrap-around)", min = 1, max = 1000) int width,
+    @Param(value = "grid height (no wrap-around)", min = 1, max = 1000) int height,
+    @Param(value = "how many sellers (the first two are brand A and brand B)", min = 1, max = 1_000_000)
+        int sellers,
+    @Param(value = "how many buyers", min = 0, max = 1_000_000) int buyers,
+    @Param(value = "vision radius: whom an agent sees and can speak to", min = 1, max = 1000) int vision,
+    @JsonAlias("lowBudget")
+    @Param(value = "the budget of the first buyers - buyers / 2 buyers", min = 0, max = 1_000_000_000)
+        int lowBudget,
+    @JsonAlias("highBudget")
+    @Param(value = "the budget of the other buyers", min = 0, max = 1_000_000_000) int highBudget) {
 
   public static final NegotiationParameters DEFAULTS = new NegotiationParameters(5, 5, 2, 5, 5, 50, 100);
-
-  public NegotiationParameters {
-    require(width > 0 && height > 0, "grid width and height must be positive");
-    require(sellers >= 1, "sellers must be >= 1");
-    require(buyers >= 0, "buyers must be >= 0");
-    require(sellers + buyers <= width * height,
-        "sellers + buyers (" + (sellers + buyers) + ") must fit on the grid (" + width * height + ")");
-    require(vision >= 1, "vision must be >= 1");
-    require(lowBudget >= 0 && highBudget >= 0, "budgets must be >= 0");
-  }
 
   /** These parameters with other numbers of sellers and buyers. */
   public NegotiationParameters withAgents(int sellers, int buyers) {
     return new NegotiationParameters(width, height, sellers, buyers, vision, lowBudget, highBudget);
   }
 
-  private static void require(boolean ok, String message) {
-    if (!ok) {
-      throw new IllegalArgumentException("negotiation: " + message);
+  /**
+   * Checks what the ranges of the components cannot: that every agent fits on the grid.
+   *
+   * @throws InvalidParameterException naming the parameter
+   */
+  void check() {
+    if ((long) sellers + buyers > (long) width * height) {
+      throw new InvalidParameterException("buyers", buyers,
+          "sellers + buyers at most width x height = " + width * height + " (sellers: " + sellers + ")");
     }
   }
 }

@@ -2,7 +2,10 @@ package io.durableagents.workflows.simulation.negotiation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.agent.Observation;
-import io.durableagents.workflows.scenario.ScenarioPrompts;
+import io.durableagents.workflows.Json;
+import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.workflows.simulation.ScenarioWorld;
+import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.grid.GridPosition;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +17,7 @@ import java.util.Map;
  * speak_to}; buyers with a budget {@code teleport_to_location} next to sellers, talk with them and
  * {@code buy_product}. Names of roles, products, world actions and observation keys, and the prompts.
  */
-public final class NegotiationScenario implements ScenarioPrompts {
+public final class NegotiationScenario implements Scenario<NegotiationParameters> {
   public static final String NAME = "negotiation";
 
   public static final String SELLER = "seller";
@@ -62,6 +65,46 @@ public final class NegotiationScenario implements ScenarioPrompts {
 
   /** The distance at which a buyer can buy from a seller: the seller's cell's neighbours. */
   public static final int REACH = 1;
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Mesa-LLM's negotiation example: sellers pitch, buyers move, talk and buy";
+  }
+
+  @Override
+  public List<String> roles() {
+    return List.of(SELLER, BUYER);
+  }
+
+  @Override
+  public Class<NegotiationParameters> parametersType() {
+    return NegotiationParameters.class;
+  }
+
+  @Override
+  public NegotiationParameters defaults() {
+    return NegotiationParameters.DEFAULTS;
+  }
+
+  @Override
+  public void check(NegotiationParameters parameters) {
+    parameters.check();
+  }
+
+  @Override
+  public ScenarioWorld create(NegotiationParameters parameters, SeededRandom random) {
+    return NegotiationWorld.create(parameters, random);
+  }
+
+  @Override
+  public ScenarioWorld restore(JsonNode snapshot) {
+    return NegotiationWorld.restore(Json.MAPPER.convertValue(snapshot, NegotiationSnapshot.class));
+  }
 
   @Override
   public String roleDescription(String role) {

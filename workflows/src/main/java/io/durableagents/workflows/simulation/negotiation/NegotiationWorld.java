@@ -396,8 +396,8 @@ public final class NegotiationWorld implements ScenarioWorld {
    * {@code money_left} (the buyers' budgets left, summed).
    */
   @Override
-  public Map<String, Integer> counts() {
-    Map<String, Integer> counts = new LinkedHashMap<>();
+  public Map<String, Number> counts() {
+    Map<String, Number> counts = new LinkedHashMap<>();
     int moneyLeft = 0;
     for (NegotiationAgent a : agents.values()) {
       if (a.isSeller()) {
