@@ -42,7 +42,8 @@ final class ResultFiles {
     for (StepCounts s : r.perStep()) {
       sb.append(s.step());
       for (String v : variables) {
-        sb.append(',').append(s.counts().getOrDefault(v, 0));
+        Number value = s.counts().get(v);
+        sb.append(',').append(value == null ? "" : value.toString());
       }
       sb.append(',').append(s.llmCalls() == null ? "" : s.llmCalls())
           .append(',').append(s.tokens() == null ? "" : s.tokens()).append('\n');
@@ -57,7 +58,7 @@ final class ResultFiles {
     System.setProperty("java.awt.headless", "true");
     XYChart chart = new XYChartBuilder().width(CHART_WIDTH).height(CHART_HEIGHT)
         .title(r.scenario() + " " + r.simulationId() + " (seed " + r.seed() + ")")
-        .xAxisTitle("step").yAxisTitle("agents").build();
+        .xAxisTitle("step").yAxisTitle("value").build();
     chart.getStyler().setMarkerSize(0);
     List<Double> steps = new ArrayList<>();
     for (StepCounts s : r.perStep()) {
@@ -66,7 +67,8 @@ final class ResultFiles {
     for (String v : variables(r)) {
       List<Double> values = new ArrayList<>();
       for (StepCounts s : r.perStep()) {
-        values.add(s.counts().getOrDefault(v, 0).doubleValue());
+        Number value = s.counts().get(v);
+        values.add(value == null ? Double.NaN : value.doubleValue());
       }
       if (!steps.isEmpty()) {
         chart.addSeries(v, steps, values).setMarker(SeriesMarkers.NONE);

@@ -5,14 +5,17 @@ import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.memory.MemoryKind;
 import io.durableagents.workflows.memory.MemoryOptions;
-import io.durableagents.workflows.scenario.Scenarios;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.workflows.scenario.InvalidParameterException;
+import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.workflows.scenario.ScenarioParameters;
 import io.durableagents.workflows.simulation.SimulationInput;
-import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
-import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
-import io.durableagents.workflows.simulation.negotiation.NegotiationScenario;
-import java.util.List;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -21,12 +24,17 @@ final class SimulationOptions {
   /** The model used when neither --model nor DURABLE_AGENTS_MODEL says otherwise. */
   static final String MODEL_VARIABLE = "DURABLE_AGENTS_MODEL";
 
-  private static final EpsteinParameters D = EpsteinParameters.DEFAULTS;
-  private static final NegotiationParameters N = NegotiationParameters.DEFAULTS;
-
   @Option(names = "--scenario", defaultValue = "epstein",
-      description = "Scenario: epstein or negotiation (default: ${DEFAULT-VALUE}).")
+      description = "Scenario: a registered scenario's name, built in (epstein, negotiation) or from an "
+          + "extension on the classpath; 'help simulate --scenario <name>' lists its parameters "
+          + "(default: ${DEFAULT-VALUE}).")
   String scenario;
+
+  @Option(names = "--param", paramLabel = "NAME=VALUE",
+      description = "A parameter of the scenario, e.g. --param legitimacy=0.6 --param max_jail_term=20 "
+          + "(repeatable); unset parameters take the scenario's defaults. 'help simulate --scenario <name>' "
+          + "lists them.")
+  Map<String, String> params = new LinkedHashMap<>();
 
   @Option(names = "--steps", defaultValue = "20", description = "Steps to run (default: ${DEFAULT-VALUE}).")
   int steps;
@@ -34,31 +42,31 @@ final class SimulationOptions {
   @Option(names = "--seed", defaultValue = "42", description = "Random seed; the same seed gives the same run (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--citizens", description = "Citizens (default: 20).")
+  @Option(names = "--citizens", description = "The same as --param citizens=VALUE.")
   Integer citizens;
 
-  @Option(names = "--cops", description = "Cops (default: 5).")
+  @Option(names = "--cops", description = "The same as --param cops=VALUE.")
   Integer cops;
 
-  @Option(names = "--sellers", description = "Negotiation: sellers (default: 2).")
+  @Option(names = "--sellers", description = "The same as --param sellers=VALUE.")
   Integer sellers;
 
-  @Option(names = "--buyers", description = "Negotiation: buyers (default: 5).")
+  @Option(names = "--buyers", description = "The same as --param buyers=VALUE.")
   Integer buyers;
 
-  @Option(names = "--width", description = "Grid width (default: 10; negotiation: 5).")
+  @Option(names = "--width", description = "The same as --param width=VALUE.")
   Integer width;
 
-  @Option(names = "--height", description = "Grid height (default: 10; negotiation: 5).")
+  @Option(names = "--height", description = "The same as --param height=VALUE.")
   Integer height;
 
-  @Option(names = "--vision", description = "Vision radius (default: 5).")
+  @Option(names = "--vision", description = "The same as --param vision=VALUE.")
   Integer vision;
 
-  @Option(names = "--legitimacy", description = "Perceived legitimacy L in [0, 1] (default: 0.5).")
+  @Option(names = "--legitimacy", description = "The same as --param legitimacy=VALUE.")
   Double legitimacy;
 
-  @Option(names = "--max-jail-term", description = "Longest jail term in steps (default: 30).")
+  @Option(names = "--max-jail-term", description = "The same as --param max_jail_term=VALUE.")
   Integer maxJailTerm;
 
   @Option(names = "--strategy", defaultValue = "cot",
@@ -76,8 +84,10 @@ final class SimulationOptions {
   StrategyOptions strategyOptions = new StrategyOptions();
 
   @Option(names = "--model",
-      description = "Model: rules (offline rule-based policy), openai:<model>, anthropic:<model> or ollama:<model> "
-          + "(default: $" + MODEL_VARIABLE + ", else rules).")
+      description = "Model for every agent, or per role as role=model pairs, e.g. "
+          + "citizen=openai:gpt-4o-mini,cop=rules (roles not named use $" + MODEL_VARIABLE + ", else rules): "
+          + "rules (offline rule-based policy), openai:<model>, anthropic:<model>, ollama:<model>, or a model "
+          + "registered by name (default: $" + MODEL_VARIABLE + ", else rules).")
   String model;
 
   @Option(names = "--tool-choice", defaultValue = "auto",
@@ -115,9 +125,9 @@ final class SimulationOptions {
       description = "Entries of memory kept per agent (default: " + MemoryOptions.DEFAULT_CAPACITY + ").")
   Integer memoryCapacity;
 
-  /** The model to use: the option, else the environment, else {@code rules}. */
+  /** The model of roles the --model option does not name: the environment's, else {@code rules}. */
   String resolvedModel() {
-    return checkedModel(model);
+    return model != null && !model.contains("=") ? checkedModel(model) : checkedModel(null);
   }
 
   /**
@@ -127,14 +137,20 @@ final class SimulationOptions {
    * @throws IllegalArgumentException naming --model and the allowed forms
    */
   static String checkedModel(String option) {
+    return checkedModel(option, LocalCatalog.get().models());
+  }
+
+  /** As {@link #checkedModel(String)}, with {@code registered} as the models known by name. */
+  static String checkedModel(String option, Set<String> registered) {
     String m = option;
     if (m == null || m.isBlank()) {
       String env = System.getenv(MODEL_VARIABLE);
       m = env == null || env.isBlank() ? AgentOptions.DEFAULT_MODEL : env.trim();
     }
-    if (!m.matches("(rules|(openai|anthropic|ollama):.+)(\\+\\d{1,7}ms)?")) {
-      throw new IllegalArgumentException("--model '" + m
-          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>"
+    String base = m.replaceFirst("\\+\\d{1,7}ms$", "");
+    if (!registered.contains(base) && !base.matches("(openai|anthropic|ollama):.+")) {
+      throw new IllegalArgumentException("--model '" + m + "' is not one of: "
+          + String.join(", ", registered) + ", openai:<model>, anthropic:<model>, ollama:<model>"
           + " (any of them + <n>ms adds n ms of latency per call, e.g. rules+100ms)");
     }
     return m;
@@ -159,23 +175,31 @@ final class SimulationOptions {
    * @throws IllegalArgumentException naming the bad option and the allowed values
    */
   SimulationInput toInput() {
-    if (!Scenarios.NAMES.contains(scenario)) {
-      throw new IllegalArgumentException("--scenario '" + scenario + "' is not one of: "
-          + String.join(", ", Scenarios.NAMES));
+    return toInput(LocalCatalog.get());
+  }
+
+  /**
+   * The workflow input, checked against the scenarios and models of {@code catalog}: the scenario's
+   * parameters are its defaults with --param values (and their alias options) over them, all written
+   * into the input so that its history shows every value the run used.
+   *
+   * @throws IllegalArgumentException naming the bad option and the allowed values
+   */
+  SimulationInput toInput(LocalCatalog catalog) {
+    Scenario<?> chosen;
+    try {
+      chosen = catalog.scenarios().get(scenario);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--scenario: " + e.getMessage()
+          + " (a scenario of your own is found when its jar, with a DurableAgentsExtension, is on the classpath)");
     }
+    List<String> roles = chosen.roles();
     Strategy parsedStrategy = Strategy.COT;
     Map<String, Strategy> roleStrategies = new LinkedHashMap<>();
     try {
       if (strategy.contains("=")) {
-        for (String pair : strategy.split(",")) {
-          String[] kv = pair.split("=", 2);
-          String role = kv[0].trim();
-          List<String> roles = Scenarios.roles(scenario);
-          if (kv.length != 2 || !roles.contains(role)) {
-            throw new IllegalArgumentException("'" + pair + "' is not role=strategy with a role of "
-                + scenario + " (" + String.join(", ", roles) + ")");
-          }
-          roleStrategies.put(role, Strategy.parse(kv[1]));
+        for (Map.Entry<String, String> e : rolePairs(strategy, roles).entrySet()) {
+          roleStrategies.put(e.getKey(), Strategy.parse(e.getValue()));
         }
       } else {
         parsedStrategy = Strategy.parse(strategy);
@@ -183,50 +207,41 @@ final class SimulationOptions {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--strategy: " + e.getMessage());
     }
+    String defaultModel = checkedModel(null, catalog.models());
+    Map<String, String> roleModels = new LinkedHashMap<>();
+    if (model != null && model.contains("=")) {
+      try {
+        roleModels.putAll(rolePairs(model, roles));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--model: " + e.getMessage());
+      }
+      roleModels.replaceAll((role, m) -> checkedModel(m, catalog.models()));
+    } else if (model != null) {
+      defaultModel = checkedModel(model, catalog.models());
+    }
     ToolChoice choice = checkedToolChoice(toolChoice);
-    String m = resolvedModel();
     List<String> selected = selectedTools;
     if (selected != null && selected.size() == 1 && selected.get(0).equals("-")) {
       selected = List.of();
     }
-    EpsteinParameters epstein = null;
-    NegotiationParameters negotiation = null;
-    try {
-      if (NegotiationScenario.NAME.equals(scenario)) {
-        rejectOptionsOfOtherScenario("epstein", citizens, "--citizens", cops, "--cops",
-            legitimacy, "--legitimacy", maxJailTerm, "--max-jail-term");
-        negotiation = new NegotiationParameters(
-            width == null ? N.width() : width,
-            height == null ? N.height() : height,
-            sellers == null ? N.sellers() : sellers,
-            buyers == null ? N.buyers() : buyers,
-            vision == null ? N.vision() : vision,
-            N.lowBudget(),
-            N.highBudget());
-      } else {
-        rejectOptionsOfOtherScenario("negotiation", sellers, "--sellers", buyers, "--buyers");
-        epstein = new EpsteinParameters(
-            width == null ? D.width() : width,
-            height == null ? D.height() : height,
-            citizens == null ? D.citizens() : citizens,
-            cops == null ? D.cops() : cops,
-            vision == null ? D.vision() : vision,
-            legitimacy == null ? D.legitimacy() : legitimacy,
-            D.activeThreshold(),
-            D.arrestProbabilityConstant(),
-            maxJailTerm == null ? D.maxJailTerm() : maxJailTerm);
-      }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(e.getMessage());
-    }
+    ObjectNode parameters = parameters(chosen);
     AgentOptions agentOptions = StrategyOptions.build(strategyOptions.applyTo(AgentOptions.newBuilder()
         .setStrategy(parsedStrategy)
-        .setModel(m)
+        .setModel(defaultModel)
         .setToolChoice(choice)
         .setSelectedTools(selected)
         .setTtl(ttl)));
     Map<String, AgentOptions> roleOptions = new LinkedHashMap<>();
-    roleStrategies.forEach((role, s) -> roleOptions.put(role, agentOptions.toBuilder().setStrategy(s).build()));
+    Set<String> customised = new LinkedHashSet<>(roleStrategies.keySet());
+    customised.addAll(roleModels.keySet());
+    for (String role : roles) {
+      if (customised.contains(role)) {
+        roleOptions.put(role, agentOptions.toBuilder()
+            .setStrategy(roleStrategies.getOrDefault(role, parsedStrategy))
+            .setModel(roleModels.getOrDefault(role, defaultModel))
+            .build());
+      }
+    }
     MemoryKind memoryKind;
     try {
       memoryKind = MemoryKind.parse(memory);
@@ -242,24 +257,69 @@ final class SimulationOptions {
     if (agentsPerWorkflow != null && agentsPerWorkflow < 1) {
       throw new IllegalArgumentException("--agents-per-workflow must be >= 1, was " + agentsPerWorkflow);
     }
-    SimulationInput input = new SimulationInput(scenario, steps, seed, epstein, agentOptions, roleOptions,
-        maxConcurrentAgents, false, continueAsNewEvery,
-        new MemoryOptions(memoryKind, memoryCapacity, null), null, null, negotiation, agentsPerWorkflow);
+    SimulationInput input = new SimulationInput(scenario, steps, seed, parameters, agentOptions,
+        roleOptions, maxConcurrentAgents, false, continueAsNewEvery,
+        new MemoryOptions(memoryKind, memoryCapacity, null), null, null, agentsPerWorkflow);
     input.validate();
     return input;
   }
 
   /**
-   * Fails when an option of another scenario is set: pairs of a value and its option's name.
+   * The scenario's parameters: its defaults, with the --param values and the alias options over them,
+   * checked as the workflow will check them.
    *
-   * @throws IllegalArgumentException naming the option and the scenario it belongs to
+   * @throws IllegalArgumentException naming the option, the value and what is allowed
    */
-  private void rejectOptionsOfOtherScenario(String other, Object... valuesAndNames) {
-    for (int i = 0; i < valuesAndNames.length; i += 2) {
-      if (valuesAndNames[i] != null) {
-        throw new IllegalArgumentException(valuesAndNames[i + 1] + " is an option of the " + other
-            + " scenario, not of " + scenario);
+  private ObjectNode parameters(Scenario<?> chosen) {
+    Map<String, String> values = new LinkedHashMap<>();
+    Map<String, Object> aliases = new LinkedHashMap<>();
+    aliases.put("citizens", citizens);
+    aliases.put("cops", cops);
+    aliases.put("sellers", sellers);
+    aliases.put("buyers", buyers);
+    aliases.put("width", width);
+    aliases.put("height", height);
+    aliases.put("vision", vision);
+    aliases.put("legitimacy", legitimacy);
+    aliases.put("max_jail_term", maxJailTerm);
+    List<String> names = new ArrayList<>();
+    ScenarioParameters.specs(chosen).forEach(p -> names.add(p.name()));
+    for (Map.Entry<String, Object> a : aliases.entrySet()) {
+      if (a.getValue() == null) {
+        continue;
       }
+      if (!names.contains(a.getKey())) {
+        throw new IllegalArgumentException("--" + a.getKey().replace('_', '-') + " is not a parameter of "
+            + "scenario " + chosen.name() + "; its parameters: " + String.join(", ", names));
+      }
+      values.put(a.getKey(), String.valueOf(a.getValue()));
     }
+    values.putAll(params);
+    try {
+      ObjectNode given = ScenarioParameters.fromText(chosen, values);
+      return ScenarioParameters.toJson(ScenarioParameters.read(chosen, given));
+    } catch (InvalidParameterException e) {
+      throw new IllegalArgumentException("--param: " + e.getMessage()
+          + " ('help simulate --scenario " + chosen.name() + "' lists the parameters)");
+    }
+  }
+
+  /**
+   * {@code role=value,role=value} pairs, each role one of {@code roles}.
+   *
+   * @throws IllegalArgumentException naming the pair and the roles
+   */
+  private Map<String, String> rolePairs(String text, List<String> roles) {
+    Map<String, String> pairs = new LinkedHashMap<>();
+    for (String pair : text.split(",")) {
+      String[] kv = pair.split("=", 2);
+      String role = kv[0].trim();
+      if (kv.length != 2 || !roles.contains(role) || kv[1].isBlank()) {
+        throw new IllegalArgumentException("'" + pair + "' is not role=value with a role of "
+            + scenario + " (" + String.join(", ", roles) + ")");
+      }
+      pairs.put(role, kv[1].trim());
+    }
+    return pairs;
   }
 }

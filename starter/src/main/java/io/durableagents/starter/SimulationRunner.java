@@ -224,7 +224,7 @@ final class SimulationRunner {
     }
   }
 
-  private void printHeader(Map<String, Integer> counts) {
+  private void printHeader(Map<String, Number> counts) {
     StringBuilder sb = new StringBuilder(String.format("%-9s", "step"));
     for (String key : counts.keySet()) {
       sb.append(String.format("%" + columnWidth(key) + "s", key));
@@ -240,8 +240,8 @@ final class SimulationRunner {
 
   private void printStep(StepCounts s, int total) {
     StringBuilder sb = new StringBuilder(String.format("%-9s", total > 0 ? s.step() + "/" + total : s.step()));
-    for (Map.Entry<String, Integer> v : s.counts().entrySet()) {
-      sb.append(String.format("%" + columnWidth(v.getKey()) + "d", v.getValue()));
+    for (Map.Entry<String, Number> v : s.counts().entrySet()) {
+      sb.append(String.format("%" + columnWidth(v.getKey()) + "s", Numbers.format(v.getValue())));
     }
     if (s.llmCalls() != null) {
       sb.append(String.format("%12d%12d", s.llmCalls(), s.tokens()));

@@ -37,7 +37,7 @@ import picocli.CommandLine.Command;
       BenchmarkCommand.class,
       WorkerCommand.class,
       DevServerCommand.class,
-      CommandLine.HelpCommand.class
+      HelpCommand.class
     })
 public final class StarterMain {
   public static void main(String[] args) {

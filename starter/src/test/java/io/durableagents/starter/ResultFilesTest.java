@@ -26,8 +26,8 @@ class ResultFilesTest {
   @TempDir
   Path dir;
 
-  private static Map<String, Integer> counts(int active, int quiet, int jailed) {
-    Map<String, Integer> m = new LinkedHashMap<>();
+  private static Map<String, Number> counts(int active, int quiet, int jailed) {
+    Map<String, Number> m = new LinkedHashMap<>();
     m.put("active", active);
     m.put("quiet", quiet);
     m.put("jailed", jailed);

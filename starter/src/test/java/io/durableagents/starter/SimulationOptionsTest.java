@@ -9,6 +9,7 @@ import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.memory.MemoryKind;
 import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.scenario.ScenarioParameters;
 import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,16 +22,22 @@ class SimulationOptionsTest {
     return command.options;
   }
 
+  private static int param(SimulationInput in, String name) {
+    return in.parameters().get(name).asInt();
+  }
+
   @Test
   void defaultsAreMesaLlmsReferenceExample() {
     SimulationInput in = parse("--model", "rules").toInput();
     assertEquals("epstein", in.scenario());
     assertEquals(20, in.steps());
     assertEquals(42, in.seed());
-    assertEquals(20, in.epstein().citizens());
-    assertEquals(5, in.epstein().cops());
-    assertEquals(10, in.epstein().width());
-    assertEquals(5, in.epstein().vision());
+    assertEquals(20, param(in, "citizens"));
+    assertEquals(5, param(in, "cops"));
+    assertEquals(10, param(in, "width"));
+    assertEquals(5, param(in, "vision"));
+    assertEquals(0.5, in.parameters().get("legitimacy").asDouble(), "every parameter is written into the input");
+    assertEquals(30, param(in, "max_jail_term"));
     assertEquals(Strategy.COT, in.agentOptions().strategy());
     assertEquals(ToolChoice.AUTO, in.agentOptions().toolChoice());
     assertNull(in.agentOptions().selectedTools());
@@ -42,7 +49,7 @@ class SimulationOptionsTest {
         "--model", "openai:gpt-4o-mini", "--tool-choice", "required", "--selected-tools", "move_one_step,change_state")
         .toInput();
     assertEquals(5, in.steps());
-    assertEquals(30, in.epstein().citizens());
+    assertEquals(30, param(in, "citizens"));
     assertEquals("openai:gpt-4o-mini", in.agentOptions().model());
     assertEquals(ToolChoice.REQUIRED, in.agentOptions().toolChoice());
     assertEquals(List.of("move_one_step", "change_state"), in.agentOptions().selectedTools());
@@ -54,34 +61,85 @@ class SimulationOptionsTest {
     assertMessage("--strategy", "cot", "--strategy", "tot", "--model", "rules");
     assertMessage("--tool-choice", "required", "--tool-choice", "maybe", "--model", "rules");
     assertMessage("--model", "openai:<model>", "--model", "gpt-4");
-    assertMessage("--scenario", "epstein", "--scenario", "zombies", "--model", "rules");
+    assertMessage("--scenario: scenario 'zombies' is not registered", "epstein, negotiation",
+        "--scenario", "zombies", "--model", "rules");
     assertMessage("steps", ">= 1", "--steps", "0", "--model", "rules");
-    assertMessage("must fit on the grid", "", "--citizens", "200", "--model", "rules");
+    assertMessage("citizens = 200", "width x height = 100", "--citizens", "200", "--model", "rules");
   }
 
   @Test
   void theNegotiationScenarioHasItsOwnDefaultsAndOptions() {
     SimulationInput in = parse("--scenario", "negotiation", "--model", "rules").toInput();
-    assertEquals(NegotiationParameters.DEFAULTS, in.negotiation());
-    assertNull(in.epstein());
+    assertEquals(ScenarioParameters.toJson(NegotiationParameters.DEFAULTS), in.parameters());
 
     SimulationInput more = parse("--scenario", "negotiation", "--sellers", "3", "--buyers", "8",
         "--width", "6", "--height", "7", "--vision", "2", "--strategy", "seller=react,buyer=rewoo",
         "--model", "rules").toInput();
-    assertEquals(new NegotiationParameters(6, 7, 3, 8, 2, 50, 100), more.negotiation());
+    assertEquals(ScenarioParameters.toJson(new NegotiationParameters(6, 7, 3, 8, 2, 50, 100)), more.parameters());
     assertEquals(Strategy.REACT, more.optionsFor("seller").strategy());
     assertEquals(Strategy.REWOO, more.optionsFor("buyer").strategy());
 
-    assertNull(parse("--model", "rules").toInput().negotiation(), "epstein runs carry no negotiation");
   }
 
   @Test
   void optionsOfAnotherScenarioOrTooManyAgentsAreRejected() {
-    assertMessage("--citizens", "epstein", "--scenario", "negotiation", "--citizens", "3", "--model", "rules");
-    assertMessage("--buyers", "negotiation", "--buyers", "3", "--model", "rules");
-    assertMessage("must fit on the grid", "", "--scenario", "negotiation", "--buyers", "30", "--model", "rules");
+    assertMessage("--citizens is not a parameter of scenario negotiation", "sellers, buyers",
+        "--scenario", "negotiation", "--citizens", "3", "--model", "rules");
+    assertMessage("--buyers is not a parameter of scenario epstein", "citizens, cops",
+        "--buyers", "3", "--model", "rules");
+    assertMessage("buyers = 30", "width x height = 25", "--scenario", "negotiation", "--buyers", "30",
+        "--model", "rules");
     assertMessage("--strategy", "seller, buyer", "--scenario", "negotiation", "--strategy", "cop=react",
         "--model", "rules");
+  }
+
+  @Test
+  void anyParameterIsSetWithParamAndCheckedWithItsRange() {
+    SimulationInput in = parse("--param", "legitimacy=0.6", "--param", "max_jail_term=20",
+        "--param", "maxJailTerm=21", "--model", "rules").toInput();
+    assertEquals(0.6, in.parameters().get("legitimacy").asDouble());
+    assertEquals(21, param(in, "max_jail_term"), "names match in any spelling; the last one wins");
+    assertEquals(20, param(in, "citizens"), "unset parameters take the defaults");
+    // --legitimacy is --param legitimacy
+    assertEquals(param(parse("--param", "citizens=7", "--model", "rules").toInput(), "citizens"),
+        param(parse("--citizens", "7", "--model", "rules").toInput(), "citizens"));
+
+    assertMessage("legitimacy = 1.5", "a number from 0 to 1", "--param", "legitimacy=1.5", "--model", "rules");
+    assertMessage("max_jail_term = 'soon'", "an integer from 0", "--param", "max_jail_term=soon", "--model", "rules");
+    assertMessage("there is no parameter 'legitimacyy'", "legitimacy, active_threshold",
+        "--param", "legitimacyy=0.5", "--model", "rules");
+    assertMessage("cops = '2.5'", "an integer", "--param", "cops=2.5", "--model", "rules");
+  }
+
+  @Test
+  void modelsAreChosenForEveryAgentOrPerRole() {
+    SimulationInput perRole = parse("--model", "citizen=openai:gpt-4o-mini,cop=rules").toInput();
+    assertEquals("openai:gpt-4o-mini", perRole.optionsFor("citizen").model());
+    assertEquals("rules", perRole.optionsFor("cop").model());
+
+    SimulationInput both = parse("--model", "cop=anthropic:claude-sonnet-4-5",
+        "--strategy", "citizen=rewoo").toInput();
+    assertEquals(Strategy.REWOO, both.optionsFor("citizen").strategy());
+    assertEquals(Strategy.COT, both.optionsFor("cop").strategy());
+    assertEquals("anthropic:claude-sonnet-4-5", both.optionsFor("cop").model());
+
+    assertMessage("--model", "citizen, cop", "--model", "king=rules");
+    assertMessage("--model 'gpt-4'", "openai:<model>", "--model", "citizen=gpt-4");
+  }
+
+  @Test
+  void helpListsAScenariosParametersWithDefaultsAndMeaning() {
+    java.io.StringWriter out = new java.io.StringWriter();
+    CommandLine cli = StarterMain.commandLine().setOut(new java.io.PrintWriter(out));
+    assertEquals(0, cli.execute("help", "simulate", "--scenario", "epstein"));
+    String help = out.toString();
+    assertTrue(help.contains("Roles: citizen, cop"), help);
+    assertTrue(help.matches("(?s).*max_jail_term\\s+30\\s+an arrest jails.*an integer from 0 to 1000000.*"), help);
+    assertTrue(help.matches("(?s).*legitimacy\\s+0.5\\s+the regime's perceived legitimacy.*a number from 0 to 1\\n.*"), help);
+
+    java.io.StringWriter list = new java.io.StringWriter();
+    StarterMain.commandLine().setOut(new java.io.PrintWriter(list)).execute("help", "simulate");
+    assertTrue(list.toString().contains("negotiation") && list.toString().contains("epstein"), list.toString());
   }
 
   @Test

@@ -32,7 +32,7 @@ public final class WorkerMain {
     DurableAgentsPlugin.Builder pluginBuilder;
     try {
       settings = WorkerSettings.fromEnvironment(env);
-      pluginBuilder = DurableAgentsPlugin.newBuilder().configureFromEnvironment(env);
+      pluginBuilder = DurableAgentsPlugin.newBuilder().configureFromEnvironment(env).configureFromClasspath();
     } catch (IllegalArgumentException e) {
       System.err.println("durable-agents worker: bad configuration: " + e.getMessage());
       return 2;

@@ -1,0 +1,44 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.DurableAgentsPlugin;
+import io.durableagents.workflows.scenario.ScenarioRegistry;
+import java.util.Set;
+
+/**
+ * What this command line knows of scenarios and models: the built-in ones and those of every {@link
+ * io.durableagents.worker.DurableAgentsExtension} on its classpath, as the workers it starts know them.
+ */
+final class LocalCatalog {
+  private static volatile LocalCatalog instance;
+
+  private final ScenarioRegistry scenarios;
+  private final Set<String> models;
+
+  private LocalCatalog(DurableAgentsPlugin.Builder builder) {
+    this.scenarios = builder.scenarios();
+    this.models = builder.modelNames();
+  }
+
+  /** The catalog of this JVM's classpath (read once). */
+  static LocalCatalog get() {
+    LocalCatalog c = instance;
+    if (c == null) {
+      synchronized (LocalCatalog.class) {
+        if (instance == null) {
+          instance = new LocalCatalog(DurableAgentsPlugin.newBuilder().configureFromClasspath());
+        }
+        c = instance;
+      }
+    }
+    return c;
+  }
+
+  ScenarioRegistry scenarios() {
+    return scenarios;
+  }
+
+  /** The names of registered models ({@code rules} and those extensions register). */
+  Set<String> models() {
+    return models;
+  }
+}
