@@ -75,6 +75,9 @@ final class DescribeCommand implements Callable<Integer> {
               + " steps reused (no LLM call), " + pc.replans() + " re-plans, " + pc.forcedFinishes()
               + " forced finishes");
         }
+        for (String warning : r.warnings()) {
+          System.out.println("Warning:       " + warning);
+        }
         System.out.println("Counts per step:");
         for (StepCounts s : r.perStep()) {
           System.out.println("  " + s.step() + "\t" + s.counts());

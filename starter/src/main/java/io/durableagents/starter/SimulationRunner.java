@@ -284,5 +284,8 @@ final class SimulationRunner {
           + "%d forced finishes%n", r.planCounts().plansMade(), r.planCounts().planStepsReused(),
           r.planCounts().replans(), r.planCounts().forcedFinishes());
     }
+    for (String warning : r.warnings()) {
+      out.println("Warning: " + warning);
+    }
   }
 }
