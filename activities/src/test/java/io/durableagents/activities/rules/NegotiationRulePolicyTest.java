@@ -183,9 +183,10 @@ class NegotiationRulePolicyTest {
       }
       w.endStep(step, random);
     }
-    Map<String, Integer> counts = w.counts();
-    assertTrue(counts.get("sales_seller-0") > 0 && counts.get("sales_seller-1") > 0, counts.toString());
-    assertTrue(counts.get("money_left") < 350, counts.toString());
+    Map<String, Number> counts = w.counts();
+    assertTrue(counts.get("sales_seller-0").intValue() > 0 && counts.get("sales_seller-1").intValue() > 0,
+        counts.toString());
+    assertTrue(counts.get("money_left").intValue() < 350, counts.toString());
     // only conflicts for a cell may fail
     assertTrue(failures.stream().allMatch(f -> f.contains("blocked")), failures.toString());
   }
