@@ -14,7 +14,6 @@ import io.durableagents.workflows.memory.AgentMemory;
 import io.durableagents.workflows.memory.MemoryEntry;
 import io.durableagents.workflows.memory.MemoryKind;
 import io.durableagents.workflows.memory.MemoryOptions;
-import io.durableagents.workflows.scenario.Scenarios;
 import io.durableagents.workflows.simulation.AgentState;
 import io.durableagents.workflows.simulation.ScenarioWorld;
 import io.durableagents.workflows.simulation.SeededRandom;
@@ -102,7 +101,7 @@ class MessagesTest {
     }
 
     @Override
-    public Map<String, Integer> counts() {
+    public Map<String, Number> counts() {
       return world.counts();
     }
 
@@ -116,12 +115,12 @@ class MessagesTest {
   public static class SpeakingSimulation extends SimulationWorkflowImpl {
     @Override
     protected ScenarioWorld createWorld(SimulationInput input, SeededRandom random) {
-      return new Speaking(Scenarios.createWorld(input, random));
+      return new Speaking(super.createWorld(input, random));
     }
 
     @Override
     protected ScenarioWorld restoreWorld(SimulationInput input, JsonNode snapshot) {
-      return new Speaking(Scenarios.restoreWorld(input, snapshot));
+      return new Speaking(super.restoreWorld(input, snapshot));
     }
   }
 

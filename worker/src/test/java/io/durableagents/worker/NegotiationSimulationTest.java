@@ -47,7 +47,7 @@ class NegotiationSimulationTest {
   static SimulationInput input(long seed, int steps, Strategy strategy) {
     return new SimulationInput("negotiation", steps, seed, null,
         AgentOptions.newBuilder().setStrategy(strategy).build(), null, null)
-        .withNegotiation(NegotiationParameters.DEFAULTS);
+        .withParameters(NegotiationParameters.DEFAULTS);
   }
 
   /** Sales only grow, money only shrinks, and every sale takes a seller's price from the buyers. */
@@ -56,13 +56,13 @@ class NegotiationSimulationTest {
     int money = 350;
     for (StepCounts s : r.perStep()) {
       assertEquals(List.of("sales_seller-0", "sales_seller-1", "money_left"), List.copyOf(s.counts().keySet()));
-      int stepSales = s.counts().get("sales_seller-0") + s.counts().get("sales_seller-1");
-      assertTrue(stepSales >= sales && s.counts().get("money_left") <= money, r.perStep().toString());
+      int stepSales = s.counts().get("sales_seller-0").intValue() + s.counts().get("sales_seller-1").intValue();
+      assertTrue(stepSales >= sales && s.counts().get("money_left").intValue() <= money, r.perStep().toString());
       // every product costs 35 to 50
-      assertTrue(money - s.counts().get("money_left") <= 50 * (stepSales - sales)
-          && money - s.counts().get("money_left") >= 35 * (stepSales - sales), r.perStep().toString());
+      assertTrue(money - s.counts().get("money_left").intValue() <= 50 * (stepSales - sales)
+          && money - s.counts().get("money_left").intValue() >= 35 * (stepSales - sales), r.perStep().toString());
       sales = stepSales;
-      money = s.counts().get("money_left");
+      money = s.counts().get("money_left").intValue();
     }
   }
 
@@ -73,7 +73,7 @@ class NegotiationSimulationTest {
       assertEquals(8, r.perStep().size());
       assertConsistent(r);
       StepCounts last = r.perStep().get(7);
-      assertTrue(last.counts().get("sales_seller-0") > 0 && last.counts().get("sales_seller-1") > 0,
+      assertTrue(last.counts().get("sales_seller-0").intValue() > 0 && last.counts().get("sales_seller-1").intValue() > 0,
           strategy + ": " + r.perStep());
       assertEquals(7 * 8, r.agentSteps(), "every agent acts every step");
     }

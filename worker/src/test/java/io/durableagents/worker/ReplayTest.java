@@ -137,7 +137,7 @@ class ReplayTest {
       client.newWorkflowStub(SimulationWorkflow.class,
               WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(negotiation).build())
           .run(new SimulationInput("negotiation", 4, 42, null, AgentOptions.defaults(), null, null)
-              .withNegotiation(NegotiationParameters.DEFAULTS));
+              .withParameters(NegotiationParameters.DEFAULTS));
       out.put("simulation-negotiation-cot.json", new Recorded(negotiation, client.fetchHistory(negotiation)));
       String buyerStep = negotiation + "/agent-buyer-3/step-3";
       out.put("agent-step-negotiation-buyer.json", new Recorded(buyerStep, client.fetchHistory(buyerStep)));

@@ -121,7 +121,7 @@ class SimulationEngineTest {
     start(new RecordingChatModel(new RulesChatModel()));
     SimulationInput in = new SimulationInput("negotiation", 6, 42, null,
         AgentOptions.newBuilder().setModel(MODEL).build(), null, null)
-        .withNegotiation(io.durableagents.workflows.simulation.negotiation.NegotiationParameters.DEFAULTS)
+        .withParameters(io.durableagents.workflows.simulation.negotiation.NegotiationParameters.DEFAULTS)
         .withMemory(MemoryOptions.of(MemoryKind.SHORT_TERM, 3));
     SimulationResult once = stub("nego-none").run(
         in.withContinueAsNewEvery(1000).withContinueAsNewWhenSuggested(false));
@@ -130,7 +130,7 @@ class SimulationEngineTest {
     assertEquals(once.perStep(), every2.perStep());
     assertEquals(once.finalCounts(), every2.finalCounts());
     assertEquals(once.llmCalls(), every2.llmCalls());
-    assertTrue(once.finalCounts().get("sales_seller-0") > 0, once.finalCounts().toString());
+    assertTrue(once.finalCounts().get("sales_seller-0").intValue() > 0, once.finalCounts().toString());
     assertEquals(running("nego-none").agent("buyer-0").memory(), running("nego-2").agent("buyer-0").memory());
   }
 
