@@ -21,6 +21,8 @@ import io.durableagents.activities.spec.RegisteredNames;
 import io.durableagents.activities.tools.DurableTool;
 import io.durableagents.activities.tools.ToolCallContext;
 import io.durableagents.activities.tools.ToolOptions;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.Json;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentGroupStepInput;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
@@ -28,6 +30,7 @@ import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepResult;
 import io.durableagents.workflows.agent.AgentStepWorkflow;
+import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.agent.ToolOutcome;
 import io.durableagents.workflows.agent.WorldAction;
@@ -35,7 +38,13 @@ import io.durableagents.workflows.autonomous.AgentSpec;
 import io.durableagents.workflows.autonomous.AutonomousAgentInput;
 import io.durableagents.workflows.autonomous.AutonomousAgentResult;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
+import io.durableagents.workflows.scenario.Param;
+import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.workflows.simulation.ScenarioWorld;
 import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
 import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
@@ -556,4 +565,89 @@ class UserToolsTest {
     assertEquals("EUR=0.92", direct.fetchRate("EUR", context));
     assertInstanceOf(AccountClosed.class, assertThrows(AccountProblem.class, () -> new Accounts().close("9")));
   }
+
+  // ---------------------------------------------------------------- a scenario whose role has the tool
+
+  /** Traders who look up the rate (an external tool) before they trade (a world action). */
+  public record TradeParameters(@Param(value = "how many traders", min = 1, max = 10) int traders) {}
+
+  public record TradeSnapshot(Map<String, Integer> trades) {}
+
+  static final class TradeWorld implements ScenarioWorld {
+    final Map<String, Integer> trades;
+
+    TradeWorld(Map<String, Integer> trades) {
+      this.trades = new LinkedHashMap<>(trades);
+    }
+
+    @Override public List<String> agentIds() { return List.copyOf(trades.keySet()); }
+    @Override public String roleOf(String id) { return "trader"; }
+    @Override public boolean canAct(String id) { return true; }
+    @Override public Observation observe(String id, int step) {
+      return new Observation(step, Map.of("id", id, "trades", trades.get(id)), Map.of());
+    }
+    @Override public List<String> toolsOf(String role) { return List.of("fetch_rate", "trade"); }
+    @Override public List<String> worldActions() { return List.of("trade"); }
+    @Override public String apply(WorldAction action, SeededRandom random) {
+      trades.merge(action.agentId(), 1, Integer::sum);
+      return "trade: done at " + action.arguments().path("rate").asText();
+    }
+    @Override public void endStep(int step, SeededRandom random) {}
+    @Override public Map<String, Number> counts() {
+      return Map.of("trades", trades.values().stream().mapToInt(Integer::intValue).sum());
+    }
+    @Override public Object snapshot() { return new TradeSnapshot(trades); }
+  }
+
+  public static class Trade implements Scenario<TradeParameters> {
+    @Override public String name() { return "trade"; }
+    @Override public List<String> roles() { return List.of("trader"); }
+    @Override public Class<TradeParameters> parametersType() { return TradeParameters.class; }
+    @Override public TradeParameters defaults() { return new TradeParameters(2); }
+    @Override public ScenarioWorld create(TradeParameters p, SeededRandom random) {
+      Map<String, Integer> trades = new LinkedHashMap<>();
+      for (int i = 0; i < p.traders(); i++) {
+        trades.put("trader-" + i, 0);
+      }
+      return new TradeWorld(trades);
+    }
+    @Override public ScenarioWorld restore(JsonNode snapshot) {
+      return new TradeWorld(Json.MAPPER.convertValue(snapshot, TradeSnapshot.class).trades());
+    }
+    @Override public String roleDescription(String role) { return "You trade dollars."; }
+    @Override public String stepPrompt(String role) { return "Look up the rate, then trade."; }
+  }
+
+  public static final class TradeActions {
+    @Tool(name = "trade", value = "Trades at a rate.")
+    public String trade(@P(name = "rate", value = "the rate") String rate) {
+      return "requested";
+    }
+  }
+
+  @Test
+  void aSimulationRunsARegisteredToolThatAScenarioRoleNames() {
+    AutonomousAgentWorkerTest.FunctionModel traders = new AutonomousAgentWorkerTest.FunctionModel(0, request -> {
+      List<String> results = toolResults(request);
+      return results.isEmpty() ? AiMessage.from(call("call_1", "fetch_rate", "{\"currency\":\"USD\"}"))
+          : AiMessage.from(call("call_2", "trade", "{\"rate\":\"" + results.get(0).replace("fetch_rate => ", "")
+              + "\"}"));
+    });
+    env = TestWorkers.start(DurableAgentsPlugin.newBuilder().registerModel("traders", traders)
+        .registerScenario(new Trade(), new TradeActions()).registerTool(rates).build());
+
+    SimulationResult result = env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("sim-trade").build())
+        .run(SimulationInput.of("trade", 1, 3).withAgentOptions(
+            AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("traders").build()));
+
+    assertEquals(2, result.finalCounts().get("trades").intValue(), "every trader traded after its lookup");
+    assertEquals(2, result.toolCalls());
+    List<String> done = rates.attempts.stream().filter(a -> a.startsWith("3 ")).sorted().toList();
+    assertEquals(List.of("3 sim-trade/agent-trader-0/step-1/1/call_1", "3 sim-trade/agent-trader-1/step-1/1/call_1"), done,
+        "each trader's call retried to its third attempt, keyed by its own step workflow: " + rates.attempts);
+    assertEquals(4, scheduledTools(env.getWorkflowClient(), "sim-trade/agent-trader-0/step-1").get("fetch_rate")
+        .getRetryPolicy().getMaximumAttempts());
+  }
 }
+
