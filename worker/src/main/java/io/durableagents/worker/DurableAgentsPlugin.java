@@ -100,13 +100,11 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final PayloadCodec payloadCodec;
   private final ScenarioRegistry scenarios;
   private final ToolRegistry tools;
-  private final ToolPolicies toolPolicies;
 
   private DurableAgentsPlugin(Builder b) {
     super(NAME);
     this.scenarios = b.scenarios();
     this.tools = b.toolRegistry();
-    this.toolPolicies = tools.policies();
     ChatModelProvider.Builder models = ChatModelProvider.newBuilder().settings(b.llmSettings);
     if (!b.models.containsKey(RulesChatModel.MODEL_NAME)) {
       models.register(RulesChatModel.MODEL_NAME,
@@ -221,6 +219,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     if (TaskQueues.AGENTS.equals(taskQueue)) {
       // The registries reach the workflows through their factories, never a static: two plugins in
       // one JVM can run different scenarios, and give one tool different options.
+      ToolPolicies toolPolicies = tools.policies();
       worker.registerWorkflowImplementationFactory(
           SimulationWorkflow.class, () -> new SimulationWorkflowImpl(scenarios));
       worker.registerWorkflowImplementationFactory(
