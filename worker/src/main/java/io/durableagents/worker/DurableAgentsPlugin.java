@@ -429,6 +429,16 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** A tool object registered with {@link #registerTool}, and the options of its calls. */
     private record UserTool(Object tool, ToolOptions options) {}
 
+    /**
+     * The names of the external tools the plugin will have, in registration order: the built-in ones
+     * ({@code calculator}, {@code read_file}) and those registered so far. What a command line checks
+     * an {@code agent} task's tools and a spec's {@code tools} against (with {@code
+     * RegisteredNames}), as {@link #modelNames()} is for models.
+     */
+    public List<String> externalToolNames() {
+      return toolRegistry().externalToolNames();
+    }
+
     /** The only directory the built-in {@code read_file} tool may read (default {@code files}). */
     public Builder setFilesDirectory(Path filesDirectory) {
       this.filesDirectory = filesDirectory;

@@ -487,6 +487,8 @@ class UserToolsTest {
     assertTrue(unknown.getMessage().contains("spec.model") && unknown.getMessage().contains("'scripted'"),
         unknown.getMessage());
     RegisteredNames registered = RegisteredNames.of(builder.build().tools(), builder.modelNames());
+    assertEquals(List.of("calculator", "read_file", "fetch_rate", "close_account", "ledger_balance"),
+        builder.externalToolNames(), "what a command line checks names against");
     AgentSpec spec = AgentSpecLoader.load(file, registered);
     assertEquals(List.of("fetch_rate", "calculator"), spec.tools());
     assertEquals("scripted", spec.model());
