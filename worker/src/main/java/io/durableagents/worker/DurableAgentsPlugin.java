@@ -19,18 +19,22 @@ import io.durableagents.activities.tools.SpawnTools;
 import io.durableagents.activities.tools.ThinkTool;
 import io.durableagents.activities.tools.TodoTools;
 import io.durableagents.activities.tools.ToolActivitiesImpl;
+import io.durableagents.activities.tools.ToolOptions;
 import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
 import io.durableagents.workflows.agent.AgentStepWorkflow;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
+import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
 import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
+import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
+import io.durableagents.workflows.tools.ToolPolicies;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.SimplePlugin;
@@ -213,16 +217,19 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   @Override
   public void initializeWorker(String taskQueue, Worker worker) {
     if (TaskQueues.AGENTS.equals(taskQueue)) {
-      // The registry reaches the workflows through their factories, never a static: two plugins in
-      // one JVM can run different scenarios.
+      // The registries reach the workflows through their factories, never a static: two plugins in
+      // one JVM can run different scenarios, and give one tool different options.
+      ToolPolicies toolPolicies = tools.policies();
       worker.registerWorkflowImplementationFactory(
           SimulationWorkflow.class, () -> new SimulationWorkflowImpl(scenarios));
       worker.registerWorkflowImplementationFactory(
-          AgentStepWorkflow.class, () -> new AgentStepWorkflowImpl(scenarios));
+          AgentStepWorkflow.class, () -> new AgentStepWorkflowImpl(scenarios, toolPolicies));
       worker.registerWorkflowImplementationFactory(
-          AgentGroupStepWorkflow.class, () -> new AgentGroupStepWorkflowImpl(scenarios));
-      worker.registerWorkflowImplementationTypes(
-          AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
+          AgentGroupStepWorkflow.class, () -> new AgentGroupStepWorkflowImpl(scenarios, toolPolicies));
+      worker.registerWorkflowImplementationFactory(
+          AgentTaskWorkflow.class, () -> new AgentTaskWorkflowImpl(toolPolicies));
+      worker.registerWorkflowImplementationFactory(
+          AutonomousAgentWorkflow.class, () -> new AutonomousAgentWorkflowImpl(toolPolicies));
       worker.registerActivitiesImplementations(toolActivities);
     } else if (TaskQueues.LLM.equals(taskQueue)) {
       worker.registerActivitiesImplementations(llmActivities);
@@ -248,7 +255,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private LlmSettings llmSettings = LlmSettings.newBuilder().build();
     private Path filesDirectory = Path.of("files");
     private final Map<String, ScenarioRegistration> scenarios = new LinkedHashMap<>();
-    private final List<Object> userTools = new ArrayList<>();
+    private final List<UserTool> userTools = new ArrayList<>();
     private final List<ToolRegistry> toolRegistries = new ArrayList<>();
     private final Map<String, ChatModel> models = new LinkedHashMap<>();
     private long rulesDelayMillis;
@@ -363,13 +370,73 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
     /**
      * Registers external tools: every LangChain4j {@code @Tool} method of each object becomes a tool
-     * that agents can be given by name; each call runs as a retryable activity ({@code tool: <name>}).
+     * that agents can be given by name (an {@code agent} task's tools, a spec's {@code tools}, a
+     * scenario role's tools). Each call runs as an activity ({@code tool: <name>} in the Temporal UI),
+     * with the default options or those of the method's {@link io.durableagents.activities.tools.DurableTool}
+     * annotation. A method that declares a {@link io.durableagents.activities.tools.ToolCallContext}
+     * parameter gets the call's idempotency key ({@code <workflow>/<step>/<call id>}, equal across
+     * retries), its attempt and heartbeats.
      *
-     * @throws IllegalArgumentException at {@link #build()} when a tool name is taken
+     * <pre>{@code
+     * public class Weather {
+     *   @Tool(name = "forecast", value = "The forecast for a city.")
+     *   @DurableTool(startToClose = "PT30S", maximumAttempts = 5, nonRetryable = UnknownCityException.class)
+     *   public String forecast(@P("the city") String city, ToolCallContext call) { ... }
+     * }
+     * DurableAgentsPlugin.newBuilder().registerTool(new Weather()).build();
+     * }</pre>
+     *
+     * @throws IllegalArgumentException naming the tool, when its name is taken (by a built-in tool, a
+     *     world action or another registered tool), a parameter has no name (compiled without {@code
+     *     -parameters} and no {@code @P(name = ...)}), an annotation's value is not allowed, or an
+     *     object has no {@code @Tool} method
      */
     public Builder registerTool(Object... tools) {
-      userTools.addAll(Arrays.asList(tools));
+      for (Object tool : tools) {
+        registerTool(tool, ToolOptions.defaults());
+      }
       return this;
+    }
+
+    /**
+     * Registers the {@code @Tool} methods of {@code tool} as external tools whose calls run with {@code
+     * options} (timeouts, retries, non-retryable exceptions); a method's {@link
+     * io.durableagents.activities.tools.DurableTool} annotation sets its own over them.
+     *
+     * <pre>{@code
+     * builder.registerTool(new BankTools(), ToolOptions.newBuilder()
+     *     .setStartToCloseTimeout(Duration.ofMinutes(2)).setMaximumAttempts(5)
+     *     .addNonRetryable(AccountClosedException.class).build());
+     * }</pre>
+     *
+     * @throws IllegalArgumentException as {@link #registerTool(Object...)}
+     */
+    public Builder registerTool(Object tool, ToolOptions options) {
+      if (tool == null || options == null) {
+        throw new IllegalArgumentException("registerTool: a tool object and its options are required");
+      }
+      userTools.add(new UserTool(tool, options));
+      try {
+        // Check now, so that the failure points at this call: names, parameters, options.
+        toolRegistry();
+      } catch (IllegalArgumentException e) {
+        userTools.remove(userTools.size() - 1);
+        throw new IllegalArgumentException("registerTool: " + e.getMessage(), e);
+      }
+      return this;
+    }
+
+    /** A tool object registered with {@link #registerTool}, and the options of its calls. */
+    private record UserTool(Object tool, ToolOptions options) {}
+
+    /**
+     * The names of the external tools the plugin will have, in registration order: the built-in ones
+     * ({@code calculator}, {@code read_file}) and those registered so far. What a command line checks
+     * an {@code agent} task's tools and a spec's {@code tools} against (with {@code
+     * RegisteredNames}), as {@link #modelNames()} is for models.
+     */
+    public List<String> externalToolNames() {
+      return toolRegistry().externalToolNames();
     }
 
     /** The only directory the built-in {@code read_file} tool may read (default {@code files}). */
@@ -434,8 +501,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
         tools.addWorldActions(r.actions());
       }
       tools.addExternalTools(new CalculatorTool(), new FileReaderTool(filesDirectory));
-      for (Object tool : userTools) {
-        tools.addExternalTools(tool);
+      for (UserTool user : userTools) {
+        tools.addExternalTool(user.tool(), user.options());
       }
       for (ToolRegistry registry : toolRegistries) {
         tools.addAll(registry);

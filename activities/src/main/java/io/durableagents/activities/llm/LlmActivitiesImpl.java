@@ -24,6 +24,7 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.ResponseFormat;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import io.durableagents.activities.heartbeat.WaitingHeartbeats;
 import io.durableagents.activities.metrics.AgentMetrics;
 import io.durableagents.activities.payload.PayloadGuard;
 import io.durableagents.activities.tools.ToolCallValidator;

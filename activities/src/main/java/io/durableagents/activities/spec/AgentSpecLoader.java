@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Reads an agent spec from YAML (InitRunner's format) and validates it into the {@link AgentSpec} an
@@ -23,12 +24,18 @@ import java.util.List;
  * autonomy} section give {@code todo_driven}; {@code reflection_rounds > 0} (or {@code
  * reflection_dimensions}) gives {@code reflexion}; anything else {@code react}.
  *
+ * <p>A spec may name the worker's own registered tools and models as it names the built-in ones
+ * ({@code - type: weather} in {@code tools}, {@code model: my-model}) when the loader is given them
+ * ({@link RegisteredNames}); without, it knows the built-ins only.
+ *
  * <pre>{@code
  * AgentSpec spec = AgentSpecLoader.load(Path.of("examples/todo-calculator.yaml"));
+ * AgentSpec mine = AgentSpecLoader.load(Path.of("weather.yaml"),
+ *     RegisteredNames.of(plugin.tools(), builder.modelNames()));
  * }</pre>
  */
 public final class AgentSpecLoader {
-  /** Tool types a spec may list. */
+  /** Tool types every spec may list; a worker's registered external tools come on top. */
   public static final List<String> TOOL_TYPES = List.of("think", "todo", "spawn", "calculator", "read_file");
 
   /** How deep role files may include role files (a guard against a file that includes itself). */
@@ -39,34 +46,55 @@ public final class AgentSpecLoader {
   private AgentSpecLoader() {}
 
   /**
-   * Loads and validates the spec in {@code file}.
+   * Loads and validates the spec in {@code file}, which may name the built-in tools and models only.
    *
    * @throws AgentSpecException naming the field at fault and the allowed values
    */
   public static AgentSpec load(Path file) {
-    return load(file, 0);
+    return load(file, RegisteredNames.NONE);
   }
 
-  private static AgentSpec load(Path file, int nesting) {
+  /**
+   * Loads and validates the spec in {@code file}, which may name the built-in tools and models and
+   * those of {@code registered}.
+   *
+   * @throws AgentSpecException naming the field at fault and the allowed values
+   */
+  public static AgentSpec load(Path file, RegisteredNames registered) {
+    return load(file, registered == null ? RegisteredNames.NONE : registered, 0);
+  }
+
+  private static AgentSpec load(Path file, RegisteredNames registered, int nesting) {
     String text;
     try {
       text = Files.readString(file);
     } catch (IOException e) {
       throw new AgentSpecException(file.toString(), "cannot read the spec: " + e.getMessage());
     }
-    return parse(text, file.toAbsolutePath().getParent(), nesting);
+    return parse(text, file.toAbsolutePath().getParent(), registered, nesting);
   }
 
   /**
-   * Parses and validates a spec; {@code baseDirectory} resolves sub-agents' role files.
+   * Parses and validates a spec that may name the built-in tools and models only; {@code
+   * baseDirectory} resolves sub-agents' role files.
    *
    * @throws AgentSpecException naming the field at fault and the allowed values
    */
   public static AgentSpec parse(String yaml, Path baseDirectory) {
-    return parse(yaml, baseDirectory, 0);
+    return parse(yaml, baseDirectory, RegisteredNames.NONE);
   }
 
-  private static AgentSpec parse(String yaml, Path baseDirectory, int nesting) {
+  /**
+   * Parses and validates a spec that may name the built-in tools and models and those of {@code
+   * registered}; {@code baseDirectory} resolves sub-agents' role files.
+   *
+   * @throws AgentSpecException naming the field at fault and the allowed values
+   */
+  public static AgentSpec parse(String yaml, Path baseDirectory, RegisteredNames registered) {
+    return parse(yaml, baseDirectory, registered == null ? RegisteredNames.NONE : registered, 0);
+  }
+
+  private static AgentSpec parse(String yaml, Path baseDirectory, RegisteredNames registered, int nesting) {
     JsonNode root;
     try {
       root = YAML.readTree(yaml);
@@ -113,15 +141,16 @@ public final class AgentSpecLoader {
       throw new AgentSpecException("spec.model", "a model reference (\"openai:gpt-4o-mini\") or {provider, name}");
     }
 
-    checkModel("spec.model", model);
+    checkModel("spec.model", model, registered.models());
 
     AgentSpec.Think think = null;
     AgentSpec.Todo todo = null;
     AgentSpec.Spawn spawn = null;
     List<String> external = new ArrayList<>();
     JsonNode tools = spec.path("tools");
+    List<String> toolTypes = toolTypes(registered);
     if (!tools.isMissingNode() && !tools.isArray()) {
-      throw new AgentSpecException("spec.tools", "a list of {type: ...}; types: " + String.join(", ", TOOL_TYPES));
+      throw new AgentSpecException("spec.tools", "a list of {type: ...}; types: " + String.join(", ", toolTypes));
     }
     for (int i = 0; i < tools.size(); i++) {
       JsonNode t = tools.get(i);
@@ -142,7 +171,7 @@ public final class AgentSpecLoader {
           break;
         case "spawn":
           allowOnly(t, at, "type", "max_concurrent", "max_depth", "timeout_seconds", "agents");
-          spawn = spawn(t, at, baseDirectory, nesting);
+          spawn = spawn(t, at, baseDirectory, registered, nesting);
           break;
         case "calculator":
         case "read_file":
@@ -150,7 +179,14 @@ public final class AgentSpecLoader {
           external.add(type);
           break;
         default:
-          throw new AgentSpecException(at + ".type", "'" + type + "' is not one of: " + String.join(", ", TOOL_TYPES));
+          if (!registered.tools().contains(type)) {
+            throw new AgentSpecException(at + ".type", "'" + type + "' is not one of: " + String.join(", ", toolTypes));
+          }
+          // A tool registered on the worker: its options are the worker's, not the spec's.
+          allowOnly(t, at, "type");
+          if (!external.contains(type)) {
+            external.add(type);
+          }
       }
     }
 
@@ -239,7 +275,19 @@ public final class AgentSpecLoader {
         reasoning, new AgentSpec.Guardrails(maxIterations, budget, timeout));
   }
 
-  private static AgentSpec.Spawn spawn(JsonNode t, String at, Path baseDirectory, int nesting) {
+  /** The tool types a spec may list: the built-in ones, then the registered external tools. */
+  private static List<String> toolTypes(RegisteredNames registered) {
+    List<String> types = new ArrayList<>(TOOL_TYPES);
+    for (String tool : registered.tools()) {
+      if (!types.contains(tool)) {
+        types.add(tool);
+      }
+    }
+    return types;
+  }
+
+  private static AgentSpec.Spawn spawn(JsonNode t, String at, Path baseDirectory, RegisteredNames registered,
+      int nesting) {
     int maxConcurrent = integer(t, at + ".max_concurrent", "max_concurrent",
         AgentSpec.Spawn.DEFAULT_MAX_CONCURRENT, 1, 16);
     int maxDepth = integer(t, at + ".max_depth", "max_depth", AgentSpec.Spawn.DEFAULT_MAX_DEPTH, 1, 10);
@@ -268,13 +316,13 @@ public final class AgentSpecLoader {
         }
         Path file = (baseDirectory == null ? Path.of(".") : baseDirectory).resolve(a.get("role_file").asText());
         try {
-          sub = load(file, nesting + 1);
+          sub = load(file, registered, nesting + 1);
         } catch (AgentSpecException e) {
           throw new AgentSpecException(aat + ".role_file (" + file.getFileName() + ") " + e.field(),
               e.getMessage().substring(e.field().length() + 2));
         }
       } else if (a.has("spec")) {
-        sub = parse(inline(a), baseDirectory, nesting + 1);
+        sub = parse(inline(a), baseDirectory, registered, nesting + 1);
       } else {
         throw new AgentSpecException(aat, "needs role_file (a spec file) or spec (inline)");
       }
@@ -301,9 +349,21 @@ public final class AgentSpecLoader {
    * @throws AgentSpecException naming {@code field} and the allowed forms
    */
   public static void checkModel(String field, String model) {
-    if (!model.equals("rules") && !model.matches("(openai|anthropic|ollama):.+")) {
-      throw new AgentSpecException(field, "'" + model
-          + "' is not one of: rules, openai:<model>, anthropic:<model>, ollama:<model>");
+    checkModel(field, model, Set.of());
+  }
+
+  /**
+   * Checks a model reference: {@code rules}, a provider and a model name, or the name of a model
+   * registered on the worker ({@code registeredModels}).
+   *
+   * @throws AgentSpecException naming {@code field} and the allowed forms
+   */
+  public static void checkModel(String field, String model, Set<String> registeredModels) {
+    if (!model.equals("rules") && !model.matches("(openai|anthropic|ollama):.+")
+        && !registeredModels.contains(model)) {
+      List<String> allowed = new ArrayList<>(List.of("rules", "openai:<model>", "anthropic:<model>", "ollama:<model>"));
+      registeredModels.stream().filter(m -> !allowed.contains(m)).forEach(allowed::add);
+      throw new AgentSpecException(field, "'" + model + "' is not one of: " + String.join(", ", allowed));
     }
   }
 

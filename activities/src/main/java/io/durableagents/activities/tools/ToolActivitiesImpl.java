@@ -4,16 +4,21 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.P;
+import io.durableagents.activities.heartbeat.WaitingHeartbeats;
 import io.durableagents.activities.metrics.AgentMetrics;
 import io.durableagents.activities.payload.PayloadGuard;
 import io.durableagents.workflows.tools.ToolActivities;
 import io.durableagents.workflows.tools.ToolExecutionRequest;
 import io.durableagents.workflows.tools.ToolExecutionResult;
 import io.durableagents.workflows.tools.ToolFailureTypes;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCompletionException;
 import io.temporal.failure.ApplicationFailure;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,9 +32,19 @@ import java.util.Optional;
  * {@code finish} (the workflow handles those), arguments that do not fit the
  * tool's schema ({@link ToolCallValidator}), and an {@link IllegalArgumentException} thrown by the tool
  * itself (bad input, such as the calculator's {@code "2+"} or a path outside the file reader's
- * directory). Any other exception is thrown as a retryable {@link ApplicationFailure} of type {@link
+ * directory). An exception of a type the tool's options call non-retryable ({@link
+ * DurableTool#nonRetryable()}, {@link ToolOptions}) is thrown as a non-retryable {@link
+ * ApplicationFailure} of type {@link ToolFailureTypes#TOOL_FAILED_PERMANENTLY}: reported once, never
+ * retried. Any other exception is thrown as a retryable {@link ApplicationFailure} of type {@link
  * ToolFailureTypes#TOOL_FAILED}, so that Temporal retries it with backoff; an {@link
- * ApplicationFailure} thrown by a tool is passed on as it is.
+ * ApplicationFailure} thrown by a tool is passed on as it is. Either way the workflow turns the final
+ * failure into an error observation for the agent.
+ *
+ * <p>While a tool runs, a side thread heartbeats for it ({@link WaitingHeartbeats}) a few times per
+ * heartbeat timeout, so a long tool stays alive without code of its own and the call of a worker that
+ * died is retried once the heartbeat timeout has passed, not the whole start-to-close timeout. A tool
+ * that declares a {@link ToolCallContext} parameter gets the call's idempotency key, the attempt
+ * number and heartbeats with details.
  *
  * <p>The {@code @Tool} method is invoked directly, its arguments converted to the parameter types with
  * Jackson. LangChain4j's {@code DefaultToolExecutor} (1.19) by default turns a tool's exception into
@@ -43,6 +58,12 @@ import java.util.Optional;
  */
 public final class ToolActivitiesImpl implements ToolActivities {
   private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** Heartbeats per heartbeat timeout: a late or lost one still leaves time for the next. */
+  static final int HEARTBEATS_PER_TIMEOUT = 4;
+
+  /** The shortest interval between two heartbeats. */
+  static final Duration MINIMUM_HEARTBEAT_INTERVAL = Duration.ofMillis(50);
 
   private final ToolRegistry tools;
   private final AgentMetrics metrics;
@@ -76,7 +97,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
     Optional<ToolRegistry.Entry> found = request.name() == null ? Optional.empty() : tools.find(request.name());
     if (found.isEmpty()) {
       return error(request, "unknown tool '" + request.name() + "'; available tools: "
-          + String.join(", ", externalToolNames()));
+          + String.join(", ", tools.externalToolNames()));
     }
     ToolRegistry.Entry tool = found.get();
     if (tool.kind() == ToolKind.WORLD_ACTION) {
@@ -90,9 +111,35 @@ public final class ToolActivitiesImpl implements ToolActivities {
       return error(request, "the arguments of " + request.name() + " do not fit its schema: "
           + String.join("; ", problems));
     }
+    ActivityExecutionContext activity = activityContext();
+    WaitingHeartbeats heartbeats = startHeartbeats(activity);
+    ToolCallContext call = new ToolCallContext(request.name(), request.idempotencyKey(),
+        activity == null ? 1 : activity.getInfo().getAttempt(), activity, heartbeats);
+    ToolExecutionResult result;
+    try {
+      result = invoke(tool, request, call);
+    } catch (RuntimeException e) {
+      throw stopHeartbeats(heartbeats).orElse(e);
+    }
+    Optional<RuntimeException> stopped = stopHeartbeats(heartbeats);
+    if (stopped.isPresent()) {
+      throw stopped.get();
+    }
+    return result;
+  }
+
+  /**
+   * Stops the heartbeats; returns what stopped them when the call was cancelled, timed out or is gone:
+   * whatever the tool produced is then no longer wanted, and Temporal expects that exception back.
+   */
+  private static Optional<RuntimeException> stopHeartbeats(WaitingHeartbeats heartbeats) {
+    return heartbeats == null ? Optional.empty() : heartbeats.stop().map(e -> e);
+  }
+
+  private ToolExecutionResult invoke(ToolRegistry.Entry tool, ToolExecutionRequest request, ToolCallContext call) {
     Object[] args;
     try {
-      args = arguments(tool.method(), request.arguments());
+      args = arguments(tool.method(), request.arguments(), call);
     } catch (IllegalArgumentException e) {
       return error(request, request.name() + ": " + e.getMessage());
     }
@@ -108,6 +155,14 @@ public final class ToolActivitiesImpl implements ToolActivities {
       if (cause instanceof ApplicationFailure) {
         throw (ApplicationFailure) cause;
       }
+      if (cause instanceof ActivityCompletionException) {
+        // From the tool's own heartbeat: the call was cancelled or timed out.
+        throw (ActivityCompletionException) cause;
+      }
+      if (tool.options().isNonRetryable(cause)) {
+        throw ApplicationFailure.newNonRetryableFailureWithCause(
+            request.name() + " failed: " + cause, ToolFailureTypes.TOOL_FAILED_PERMANENTLY, cause);
+      }
       throw ApplicationFailure.newFailureWithCause(
           request.name() + " failed: " + cause, ToolFailureTypes.TOOL_FAILED, cause);
     } catch (IllegalArgumentException e) {
@@ -122,17 +177,43 @@ public final class ToolActivitiesImpl implements ToolActivities {
     return new ToolExecutionResult(request.toolCallId(), request.name(), out == null ? "" : out.toString(), false);
   }
 
-  private List<String> externalToolNames() {
-    return tools.names().stream()
-        .filter(n -> tools.find(n).map(e -> e.kind() == ToolKind.EXTERNAL).orElse(false))
-        .toList();
+  /**
+   * Heartbeats for the tool while it runs, a few times per heartbeat timeout; null outside an activity,
+   * in a local activity, or without a heartbeat timeout.
+   */
+  private static WaitingHeartbeats startHeartbeats(ActivityExecutionContext activity) {
+    if (activity == null || activity.getInfo().isLocal()) {
+      return null;
+    }
+    Duration timeout = activity.getInfo().getHeartbeatTimeout();
+    if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+      return null;
+    }
+    Duration every = timeout.dividedBy(HEARTBEATS_PER_TIMEOUT);
+    return WaitingHeartbeats.start(activity,
+        every.compareTo(MINIMUM_HEARTBEAT_INTERVAL) < 0 ? MINIMUM_HEARTBEAT_INTERVAL : every);
   }
 
-  /** The method's arguments, read from the JSON object by parameter name (as LangChain4j names them). */
-  private static Object[] arguments(Method method, JsonNode arguments) {
+  private static ActivityExecutionContext activityContext() {
+    try {
+      return Activity.getExecutionContext();
+    } catch (IllegalStateException notInAnActivity) {
+      return null;
+    }
+  }
+
+  /**
+   * The method's arguments, read from the JSON object by parameter name (as LangChain4j names them);
+   * a {@link ToolCallContext} parameter gets {@code call}.
+   */
+  private static Object[] arguments(Method method, JsonNode arguments, ToolCallContext call) {
     Parameter[] params = method.getParameters();
     Object[] values = new Object[params.length];
     for (int i = 0; i < params.length; i++) {
+      if (params[i].getType() == ToolCallContext.class) {
+        values[i] = call;
+        continue;
+      }
       String name = parameterName(params[i]);
       JsonNode v = arguments == null ? null : arguments.get(name);
       if (v == null || v.isNull()) {

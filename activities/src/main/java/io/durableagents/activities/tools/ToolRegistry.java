@@ -3,31 +3,57 @@ package io.durableagents.activities.tools;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.agent.tool.ToolSpecifications;
+import io.durableagents.workflows.tools.ToolPolicies;
+import io.durableagents.workflows.tools.ToolPolicy;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Every tool a worker knows, by name: its JSON schema (what the model sees, derived by LangChain4j
- * from the {@code @Tool}/{@code @P} annotations), its kind, and the object and method that implement
- * it.
+ * from the {@code @Tool}/{@code @P} annotations), its kind, the object and method that implement it,
+ * and, for an external tool, the options of its calls ({@link ToolOptions}, {@link DurableTool}).
  *
  * <pre>{@code
  * ToolRegistry tools = ToolRegistry.newBuilder()
  *     .addWorldActions(new EpsteinActions())
  *     .addExternalTools(new CalculatorTool(), new FileReaderTool(Path.of("data")))
+ *     .addExternalTool(new ReportTools(), ToolOptions.newBuilder().setMaximumAttempts(5).build())
  *     .addControlTools(new FinishTool())
  *     .build();
  * }</pre>
+ *
+ * <p>Registration checks each tool at once and fails naming it: two tools of one name, a parameter
+ * without a name (compiled without {@code -parameters} and no {@code @P(name = ...)}), an object with
+ * no {@code @Tool} method, options out of range.
  */
 public final class ToolRegistry {
-  /** One registered tool. */
-  public record Entry(ToolSpecification specification, ToolKind kind, Object target, Method method) {
+  /**
+   * One registered tool.
+   *
+   * @param specification its schema, as models see it
+   * @param kind who carries its calls out
+   * @param target the object whose method implements it
+   * @param method the {@code @Tool} method
+   * @param options the options of its calls (external tools; the defaults for other kinds)
+   */
+  public record Entry(ToolSpecification specification, ToolKind kind, Object target, Method method,
+      ToolOptions options) {
+    public Entry {
+      options = options == null ? ToolOptions.defaults() : options;
+    }
+
+    /** A tool whose calls run with the default options. */
+    public Entry(ToolSpecification specification, ToolKind kind, Object target, Method method) {
+      this(specification, kind, target, method, null);
+    }
+
     public String name() {
       return specification.name();
     }
@@ -51,6 +77,25 @@ public final class ToolRegistry {
   /** Every tool name, in registration order. */
   public Set<String> names() {
     return entries.keySet();
+  }
+
+  /** The names of the external tools (those run as activities), in registration order. */
+  public List<String> externalToolNames() {
+    return entries.values().stream().filter(e -> e.kind() == ToolKind.EXTERNAL).map(Entry::name).toList();
+  }
+
+  /**
+   * The options of every external tool's calls, as workflow code reads them: what the worker hands to
+   * its workflows so that each call is scheduled with its tool's timeouts and retry policy.
+   */
+  public ToolPolicies policies() {
+    Map<String, ToolPolicy> byTool = new LinkedHashMap<>();
+    for (Entry e : entries.values()) {
+      if (e.kind() == ToolKind.EXTERNAL) {
+        byTool.put(e.name(), e.options().policy());
+      }
+    }
+    return ToolPolicies.of(byTool);
   }
 
   /**
@@ -85,15 +130,36 @@ public final class ToolRegistry {
     /** Registers every {@code @Tool} method of each object as a world action. */
     public Builder addWorldActions(Object... declarations) {
       for (Object o : declarations) {
-        add(o, ToolKind.WORLD_ACTION);
+        add(o, ToolKind.WORLD_ACTION, ToolOptions.defaults());
       }
       return this;
     }
 
-    /** Registers every {@code @Tool} method of each object as an external tool. */
+    /**
+     * Registers every {@code @Tool} method of each object as an external tool, with the default options
+     * and what its {@link DurableTool} annotation sets.
+     *
+     * @throws IllegalArgumentException naming the tool, when a name is taken, a parameter has no
+     *     name, or the object has no {@code @Tool} method
+     */
     public Builder addExternalTools(Object... tools) {
       for (Object o : tools) {
-        add(o, ToolKind.EXTERNAL);
+        addExternalTool(o, ToolOptions.defaults());
+      }
+      return this;
+    }
+
+    /**
+     * Registers every {@code @Tool} method of {@code tool} as an external tool whose calls run with
+     * {@code options}, and what its {@link DurableTool} annotation sets over them.
+     *
+     * @throws IllegalArgumentException naming the tool, when a name is taken, a parameter has no
+     *     name, an option is out of range, or the object has no {@code @Tool} method
+     */
+    public Builder addExternalTool(Object tool, ToolOptions options) {
+      if (add(tool, ToolKind.EXTERNAL, options == null ? ToolOptions.defaults() : options) == 0) {
+        throw new IllegalArgumentException(tool.getClass().getName() + " has no @Tool method: "
+            + "a tool is a public method annotated with LangChain4j's @Tool");
       }
       return this;
     }
@@ -104,7 +170,7 @@ public final class ToolRegistry {
      */
     public Builder addControlTools(Object... declarations) {
       for (Object o : declarations) {
-        add(o, ToolKind.CONTROL);
+        add(o, ToolKind.CONTROL, ToolOptions.defaults());
       }
       return this;
     }
@@ -117,19 +183,40 @@ public final class ToolRegistry {
       return this;
     }
 
-    private void add(Object target, ToolKind kind) {
+    /** Adds the object's {@code @Tool} methods; returns how many. */
+    private int add(Object target, ToolKind kind, ToolOptions options) {
       if (target == null) {
         throw new IllegalArgumentException("a tool object is null");
       }
+      int added = 0;
       for (Method method : target.getClass().getDeclaredMethods()) {
+        DurableTool durable = method.getAnnotation(DurableTool.class);
         if (!method.isAnnotationPresent(Tool.class)) {
+          if (durable != null) {
+            throw new IllegalArgumentException(describe(method) + " has @DurableTool but no @Tool");
+          }
           continue;
         }
         checkParameterNames(method);
         ToolSpecification spec = ToolSpecifications.toolSpecificationFrom(method);
+        ToolOptions own = options;
+        if (durable != null) {
+          if (kind != ToolKind.EXTERNAL) {
+            throw new IllegalArgumentException("tool '" + spec.name() + "' (" + describe(method) + ") is a "
+                + label(kind) + ": @DurableTool applies to external tools only, whose calls are activities");
+          }
+          try {
+            own = options.with(durable);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                "tool '" + spec.name() + "' (" + describe(method) + "): " + e.getMessage(), e);
+          }
+        }
         method.setAccessible(true);
-        put(new Entry(spec, kind, target, method));
+        put(new Entry(spec, kind, target, method, own));
+        added++;
       }
+      return added;
     }
 
     private void put(Entry entry) {
@@ -145,21 +232,36 @@ public final class ToolRegistry {
     }
 
     private static String describe(Entry e) {
-      return e.method().getDeclaringClass().getName() + "." + e.method().getName() + " ("
-          + e.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")";
+      return describe(e.method()) + " (" + label(e.kind()) + ")";
+    }
+
+    private static String describe(Method method) {
+      return method.getDeclaringClass().getName() + "." + method.getName();
+    }
+
+    private static String label(ToolKind kind) {
+      return kind.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+
+    /** The name models call the tool by: {@code @Tool(name = ...)}, else the method's. */
+    private static String toolName(Method method) {
+      Tool tool = method.getAnnotation(Tool.class);
+      return tool != null && !tool.name().isBlank() ? tool.name() : method.getName();
     }
 
     /**
      * A parameter's name is what the model sees in the tool's schema: without {@code -parameters} (or
      * {@code @P(name = ...)}) it is {@code arg0}, and a model's correct call would not fit. Fail now,
-     * naming the tool, instead of at the first call.
+     * naming the tool, instead of at the first call. A {@link ToolCallContext} parameter is not in the
+     * schema and needs no name.
      */
     private static void checkParameterNames(Method method) {
       for (java.lang.reflect.Parameter p : method.getParameters()) {
         dev.langchain4j.agent.tool.P named = p.getAnnotation(dev.langchain4j.agent.tool.P.class);
-        if (!p.isNamePresent() && (named == null || named.name().isBlank())) {
-          throw new IllegalArgumentException("tool " + method.getDeclaringClass().getName() + "."
-              + method.getName() + ": parameter " + p.getName() + " has no name: compile with "
+        if (!p.isNamePresent() && (named == null || named.name().isBlank())
+            && p.getType() != ToolCallContext.class) {
+          throw new IllegalArgumentException("tool '" + toolName(method) + "' (" + describe(method)
+              + "): parameter " + p.getName() + " has no name: compile with "
               + "-parameters (maven-compiler-plugin <parameters>true</parameters>) or name it with "
               + "@P(name = \"...\", value = \"...\")");
         }

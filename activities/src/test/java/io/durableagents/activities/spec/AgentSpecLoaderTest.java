@@ -106,4 +106,31 @@ class AgentSpecLoaderTest {
     assertEquals(2, spec.spawn().maxDepth());
     assertEquals(300, spec.spawn().timeoutSeconds());
   }
+
+  @Test
+  void aSpecMayNameTheWorkersRegisteredToolsAndModels() {
+    RegisteredNames registered = new RegisteredNames(java.util.Set.of("fetch_rate"), java.util.Set.of("my-model"));
+    String yaml = "metadata:\n  name: t\nspec:\n  model: my-model\n  tools:\n    - type: fetch_rate\n"
+        + "    - type: calculator\n    - type: spawn\n      agents:\n        - name: helper\n"
+        + "          spec:\n            model: my-model\n            tools:\n              - type: fetch_rate\n";
+    AgentSpec spec = AgentSpecLoader.parse(yaml, EXAMPLES, registered);
+    assertEquals("my-model", spec.model());
+    assertEquals(List.of("fetch_rate", "calculator"), spec.tools());
+    assertEquals(List.of("fetch_rate"), spec.spawn().agents().get(0).spec().tools(), "sub-agents too");
+
+    AgentSpecException tool = assertThrows(AgentSpecException.class, () -> AgentSpecLoader.parse(
+        yaml.replace("my-model", "openai:gpt-4o-mini"), EXAMPLES));
+    assertEquals("spec.tools[0].type", tool.field());
+    assertTrue(tool.getMessage().contains("'fetch_rate' is not one of: think, todo, spawn, calculator, read_file"),
+        tool.getMessage());
+    AgentSpecException model = assertThrows(AgentSpecException.class, () -> AgentSpecLoader.parse(
+        yaml.replace("model: my-model", "model: their-model"), EXAMPLES, registered));
+    assertEquals("spec.model", model.field());
+    assertTrue(model.getMessage().endsWith("is not one of: rules, openai:<model>, anthropic:<model>, "
+        + "ollama:<model>, my-model"), model.getMessage());
+    AgentSpecException option = assertThrows(AgentSpecException.class, () -> AgentSpecLoader.parse(
+        yaml.replace("- type: fetch_rate\n    - type: calculator", "- type: fetch_rate\n      retries: 3"),
+        EXAMPLES, registered));
+    assertEquals("spec.tools[0].retries", option.field(), "a registered tool's options are the worker's");
+  }
 }

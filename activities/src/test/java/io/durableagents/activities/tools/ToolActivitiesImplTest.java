@@ -3,18 +3,24 @@ package io.durableagents.activities.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import io.durableagents.workflows.tools.ToolCallOptions;
 import io.durableagents.workflows.tools.ToolExecutionRequest;
 import io.durableagents.workflows.tools.ToolExecutionResult;
 import io.durableagents.workflows.tools.ToolFailureTypes;
+import io.durableagents.workflows.tools.ToolPolicies;
+import io.durableagents.workflows.tools.ToolPolicy;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,4 +144,91 @@ class ToolActivitiesImplTest {
     assertInstanceOf(IllegalStateException.class, f.getCause());
     assertTrue(f.getOriginalMessage().contains("backend unavailable"), f.getOriginalMessage());
   }
+
+  /** A permanent problem, and a kind of it. */
+  public static class AccountProblem extends RuntimeException {
+    public AccountProblem(String message) {
+      super(message);
+    }
+  }
+
+  public static class AccountClosed extends AccountProblem {
+    public AccountClosed(String message) {
+      super(message);
+    }
+  }
+
+  /** A tool with a context parameter, a permanent failure and options of its own. */
+  public static class Bank {
+    @Tool(name = "transfer", value = "Transfers money.")
+    @DurableTool(startToClose = "PT2M", heartbeat = "PT0S", maximumAttempts = 5, nonRetryable = AccountProblem.class)
+    public String transfer(@P("the amount") int amount, ToolCallContext call) {
+      if (amount < 0) {
+        throw new AccountClosed("account closed");
+      }
+      if (amount == 0) {
+        throw new IllegalStateException("bank offline");
+      }
+      return "sent " + amount + " as " + call.idempotencyKey() + " (attempt " + call.attempt() + ")";
+    }
+  }
+
+  public static class DurableAction {
+    @Tool(name = "jump", value = "Jumps.")
+    @DurableTool(maximumAttempts = 2)
+    public String jump() {
+      return "requested";
+    }
+  }
+
+  @Test
+  void aContextParameterIsLeftOutOfTheSchemaAndGetsTheCallsKey() throws Exception {
+    ToolRegistry registry = ToolRegistry.newBuilder().addExternalTools(new Bank()).build();
+    ToolSpecification spec = registry.specifications(List.of("transfer")).get(0);
+    assertEquals(List.of("amount"), List.copyOf(spec.parameters().properties().keySet()));
+    ToolExecutionResult ok = run(new ToolActivitiesImpl(registry), "transfer", "{\"amount\":5}");
+    assertFalse(ok.error());
+    assertEquals("sent 5 as wf/1/c1 (attempt 1)", ok.output());
+  }
+
+  @Test
+  void anExceptionOfANonRetryableTypeOrASubclassFailsWithoutRetry() {
+    ToolActivitiesImpl t = new ToolActivitiesImpl(ToolRegistry.newBuilder().addExternalTools(new Bank()).build());
+    ApplicationFailure permanent = assertThrows(ApplicationFailure.class, () -> run(t, "transfer", "{\"amount\":-1}"));
+    assertEquals(ToolFailureTypes.TOOL_FAILED_PERMANENTLY, permanent.getType());
+    assertTrue(permanent.isNonRetryable());
+    assertInstanceOf(AccountClosed.class, permanent.getCause());
+    assertTrue(permanent.getOriginalMessage().startsWith("transfer failed: "), permanent.getOriginalMessage());
+    ApplicationFailure retryable = assertThrows(ApplicationFailure.class, () -> run(t, "transfer", "{\"amount\":0}"));
+    assertEquals(ToolFailureTypes.TOOL_FAILED, retryable.getType());
+    assertFalse(retryable.isNonRetryable());
+  }
+
+  @Test
+  void theRegistryGivesEachExternalToolItsPolicyAndOthersTheDefaults() {
+    ToolRegistry registry = ToolRegistry.newBuilder().addWorldActions(new EpsteinActions())
+        .addExternalTools(new Bank(), new CalculatorTool())
+        .addExternalTool(new Stock(), ToolOptions.newBuilder().setMaximumAttempts(1).build()).build();
+    assertEquals(List.of("transfer", "calculator", "reorder"), registry.externalToolNames());
+    ToolPolicies policies = registry.policies();
+    ToolPolicy transfer = policies.policyOf("transfer");
+    assertEquals(Duration.ofMinutes(2), transfer.startToCloseTimeout());
+    assertEquals(Duration.ZERO, transfer.heartbeatTimeout());
+    assertEquals(5, transfer.maximumAttempts());
+    assertEquals(ToolCallOptions.INITIAL_INTERVAL, transfer.initialInterval(), "unset attributes keep the defaults");
+    assertEquals(1, policies.policyOf("reorder").maximumAttempts());
+    assertEquals(ToolPolicy.DEFAULT, policies.policyOf("calculator"));
+    assertEquals(ToolPolicy.DEFAULT, policies.policyOf("no_such_tool"));
+    assertNull(ToolCallOptions.forCall(transfer, "tool: transfer").getHeartbeatTimeout(),
+        "no heartbeat timeout when the policy has none");
+  }
+
+  @Test
+  void durableToolIsForExternalToolsOnly() {
+    String message = assertThrows(IllegalArgumentException.class,
+        () -> ToolRegistry.newBuilder().addWorldActions(new DurableAction())).getMessage();
+    assertTrue(message.contains("tool 'jump'") && message.contains("is a world action")
+        && message.contains("@DurableTool applies to external tools only"), message);
+  }
 }
+

@@ -2,6 +2,7 @@ package io.durableagents.workflows.agent;
 
 import io.durableagents.workflows.scenario.BuiltinScenarios;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
+import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import java.util.ArrayList;
@@ -10,22 +11,32 @@ import java.util.List;
 /** Runs the agents' steps of a group in parallel, each as {@link AgentStepWorkflowImpl} would. */
 public class AgentGroupStepWorkflowImpl implements AgentGroupStepWorkflow {
   private final ScenarioRegistry scenarios;
+  private final ToolPolicies toolPolicies;
 
-  /** A group step that knows the built-in scenarios only. */
+  /** A group step that knows the built-in scenarios only, and runs tools with the default options. */
   public AgentGroupStepWorkflowImpl() {
     this(BuiltinScenarios.registry());
   }
 
-  /** A group step that knows {@code scenarios} (the plugin passes the worker's registry). */
+  /** A group step that knows {@code scenarios}, and runs tools with the default options. */
   public AgentGroupStepWorkflowImpl(ScenarioRegistry scenarios) {
+    this(scenarios, ToolPolicies.defaults());
+  }
+
+  /**
+   * A group step that knows {@code scenarios} and runs each tool with its options from {@code
+   * toolPolicies} (the plugin passes the worker's).
+   */
+  public AgentGroupStepWorkflowImpl(ScenarioRegistry scenarios, ToolPolicies toolPolicies) {
     this.scenarios = scenarios;
+    this.toolPolicies = toolPolicies;
   }
 
   @Override
   public List<AgentStepResult> steps(AgentGroupStepInput input) {
     List<Promise<AgentStepResult>> running = new ArrayList<>();
     for (AgentStepInput agent : input.agents()) {
-      AgentRuntime runtime = new AgentRuntime(agent, true);
+      AgentRuntime runtime = new AgentRuntime(agent, true, toolPolicies);
       running.add(Async.function(AgentStepWorkflowImpl::run, runtime, scenarios));
     }
     List<AgentStepResult> results = new ArrayList<>();

@@ -12,6 +12,7 @@ import io.durableagents.workflows.tools.ToolActivities;
 import io.durableagents.workflows.tools.ToolCallOptions;
 import io.durableagents.workflows.tools.ToolExecutionRequest;
 import io.durableagents.workflows.tools.ToolExecutionResult;
+import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -24,29 +25,37 @@ import java.util.Set;
 
 /**
  * What a reasoning strategy uses to act inside an agent step: LLM calls and external tool calls as
- * activities, with the tokens and calls counted. Workflow code only.
+ * activities, with the tokens and calls counted. Each tool call runs with its tool's options from the
+ * worker's {@link ToolPolicies} (timeouts, heartbeat, retries). Workflow code only.
  */
 public final class AgentRuntime {
   private final AgentStepInput input;
   private final boolean sharedWorkflow;
+  private final ToolPolicies toolPolicies;
   private TokenUsage usage = TokenUsage.ZERO;
   private int llmCalls;
   private int toolCalls;
   private final Set<String> warnings = new LinkedHashSet<>();
 
-  /** The runtime of an agent step that has its workflow to itself. */
+  /**
+   * The runtime of an agent step that has its workflow to itself, running every tool with the default
+   * options.
+   */
   public AgentRuntime(AgentStepInput input) {
-    this(input, false);
+    this(input, false, ToolPolicies.defaults());
   }
 
   /**
    * The runtime of an agent step; {@code sharedWorkflow}: the step shares its workflow with other
    * agents' steps ({@link AgentGroupStepWorkflow}), so the summaries of its activities name the agent
-   * ({@code llm: rules · citizen-3}) and its tool calls' idempotency keys hold the agent id.
+   * ({@code llm: rules · citizen-3}) and its tool calls' idempotency keys hold the agent id; {@code
+   * toolPolicies}: the options of each tool's calls (the worker's, handed to the workflow by its
+   * factory).
    */
-  public AgentRuntime(AgentStepInput input, boolean sharedWorkflow) {
+  public AgentRuntime(AgentStepInput input, boolean sharedWorkflow, ToolPolicies toolPolicies) {
     this.input = input;
     this.sharedWorkflow = sharedWorkflow;
+    this.toolPolicies = toolPolicies == null ? ToolPolicies.defaults() : toolPolicies;
   }
 
   public AgentStepInput input() {
@@ -90,8 +99,9 @@ public final class AgentRuntime {
   }
 
   /**
-   * Starts an external tool call. A tool that keeps failing after its retries becomes an error
-   * outcome the agent can read, not a failed step.
+   * Starts an external tool call, with the timeouts and retry policy of its tool. A tool that keeps
+   * failing after its retries (or fails with an exception its options call non-retryable) becomes an
+   * error outcome the agent can read, not a failed step.
    */
   public Promise<ToolOutcome> runTool(ToolCall call) {
     return runTool(call, ToolCallOptions.summary(call.name()));
@@ -100,8 +110,8 @@ public final class AgentRuntime {
   /** Starts an external tool call shown in the Temporal UI with {@code summary}. */
   public Promise<ToolOutcome> runTool(ToolCall call, String summary) {
     toolCalls++;
-    ToolActivities tools = Workflow.newActivityStub(ToolActivities.class, ToolCallOptions.forTool(
-        call.name(), sharedWorkflow ? summary + " · " + input.agentId() : summary));
+    ToolActivities tools = Workflow.newActivityStub(ToolActivities.class, ToolCallOptions.forCall(
+        toolPolicies.policyOf(call.name()), sharedWorkflow ? summary + " · " + input.agentId() : summary));
     String key =
         (sharedWorkflow ? Workflow.getInfo().getWorkflowId() + "/agent-" + input.agentId()
             : Workflow.getInfo().getWorkflowId())

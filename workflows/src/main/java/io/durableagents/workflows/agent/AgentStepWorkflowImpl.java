@@ -7,31 +7,43 @@ import io.durableagents.workflows.scenario.BuiltinScenarios;
 import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.simulation.SimulationFailureTypes;
+import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.failure.ApplicationFailure;
 
 /**
  * Runs one agent step with the strategy its options name, with the prompts of its scenario from the
- * worker's {@link ScenarioRegistry}.
+ * worker's {@link ScenarioRegistry} and each external tool's call options from its {@link
+ * ToolPolicies}.
  */
 public class AgentStepWorkflowImpl implements AgentStepWorkflow {
   /** The metric counting agent steps, by strategy (Temporal's metrics scope: not emitted on replay). */
   public static final String AGENT_STEPS = StrategyMetrics.AGENT_STEPS;
 
   private final ScenarioRegistry scenarios;
+  private final ToolPolicies toolPolicies;
 
-  /** An agent step that knows the built-in scenarios only. */
+  /** An agent step that knows the built-in scenarios only, and runs tools with the default options. */
   public AgentStepWorkflowImpl() {
     this(BuiltinScenarios.registry());
   }
 
-  /** An agent step that knows {@code scenarios} (the plugin passes the worker's registry). */
+  /** An agent step that knows {@code scenarios}, and runs tools with the default options. */
   public AgentStepWorkflowImpl(ScenarioRegistry scenarios) {
+    this(scenarios, ToolPolicies.defaults());
+  }
+
+  /**
+   * An agent step that knows {@code scenarios} and runs each tool with its options from {@code
+   * toolPolicies} (the plugin passes the worker's).
+   */
+  public AgentStepWorkflowImpl(ScenarioRegistry scenarios, ToolPolicies toolPolicies) {
     this.scenarios = scenarios;
+    this.toolPolicies = toolPolicies;
   }
 
   @Override
   public AgentStepResult step(AgentStepInput input) {
-    return run(new AgentRuntime(input), scenarios);
+    return run(new AgentRuntime(input, false, toolPolicies), scenarios);
   }
 
   /**

@@ -17,6 +17,7 @@ import io.durableagents.workflows.llm.TokenUsage;
 import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.scenario.ScenarioPrompts;
+import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.api.enums.v1.ParentClosePolicy;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -62,6 +63,9 @@ import java.util.Set;
  * wall-clock guardrail (it ends cleanly and reports its tokens) and, as a backstop, a run timeout a
  * minute longer. A finished sub-agent's result is in this workflow's history: a worker that dies
  * loses none, and replay never starts it again.
+ *
+ * <p><b>External tools</b> ({@code tools:} of the spec: the built-in ones and those registered on the
+ * worker) run as activities, each with its options from the worker's {@link ToolPolicies}.
  */
 public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   /** The agent id in idempotency keys. */
@@ -76,6 +80,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   /** The answer of the turn that finalized the plan: not an answer to the task. */
   private static final String FINALIZED = "(plan finalized)";
 
+  private final ToolPolicies toolPolicies;
   private AutonomousAgentInput input;
   private AgentSpec spec;
   private ThoughtChain thoughts;
@@ -116,6 +121,19 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
       this.agent = agent;
       this.prompt = prompt;
     }
+  }
+
+  /** An autonomous agent that runs every tool with the default options. */
+  public AutonomousAgentWorkflowImpl() {
+    this(ToolPolicies.defaults());
+  }
+
+  /**
+   * An autonomous agent that runs each tool with its options from {@code toolPolicies} (the worker's);
+   * its sub-agents, child workflows of this type, get the worker's own through its factory.
+   */
+  public AutonomousAgentWorkflowImpl(ToolPolicies toolPolicies) {
+    this.toolPolicies = toolPolicies;
   }
 
   @Override
@@ -313,7 +331,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     // The turn number is the step of the tool calls' idempotency keys: call ids repeat across turns.
     AgentStepInput context = new AgentStepInput(Workflow.getInfo().getWorkflowId(), null, AGENT_ID,
         null, new Observation(turnNumber, Map.of(), Map.of()), null, spec.tools(), List.of(), options);
-    return new AgentRuntime(context);
+    return new AgentRuntime(context, false, toolPolicies);
   }
 
   private void account(AgentRuntime runtime) {

@@ -10,15 +10,31 @@ import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
 import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.durableagents.workflows.agent.StrategyFailureTypes;
+import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
 import java.util.List;
 import java.util.Map;
 
-/** Runs one task with the strategy its options name. */
+/**
+ * Runs one task with the strategy its options name; each external tool's calls run with its options
+ * from the worker's {@link ToolPolicies}.
+ */
 public class AgentTaskWorkflowImpl implements AgentTaskWorkflow {
   /** The agent id of a single-task run, in idempotency keys and logs. */
   public static final String AGENT_ID = "agent";
+
+  private final ToolPolicies toolPolicies;
+
+  /** A task workflow that runs every tool with the default options. */
+  public AgentTaskWorkflowImpl() {
+    this(ToolPolicies.defaults());
+  }
+
+  /** A task workflow that runs each tool with its options from {@code toolPolicies} (the worker's). */
+  public AgentTaskWorkflowImpl(ToolPolicies toolPolicies) {
+    this.toolPolicies = toolPolicies;
+  }
 
   @Override
   public AgentTaskResult run(AgentTaskInput input) {
@@ -28,7 +44,7 @@ public class AgentTaskWorkflowImpl implements AgentTaskWorkflow {
     }
     AgentStepInput context = new AgentStepInput(Workflow.getInfo().getWorkflowId(), null, AGENT_ID,
         null, new Observation(0, Map.of(), Map.of()), null, input.tools(), List.of(), input.options());
-    AgentRuntime runtime = new AgentRuntime(context);
+    AgentRuntime runtime = new AgentRuntime(context, false, toolPolicies);
     Strategy strategy = input.options().strategy();
     AgentTaskResult result;
     switch (strategy) {

@@ -5,17 +5,24 @@ import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import java.time.Duration;
 
-/** Activity options for external tool calls, with their defaults in one place. */
+/**
+ * Activity options for external tool calls, with their defaults in one place. A tool registered
+ * without options of its own runs with these ({@link ToolPolicy#DEFAULT}); one with options runs with
+ * its {@link ToolPolicy}, which the worker hands to workflows in {@link ToolPolicies}.
+ */
 public final class ToolCallOptions {
   public static final Duration START_TO_CLOSE = Duration.ofMinutes(1);
   public static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
   public static final int MAXIMUM_ATTEMPTS = 3;
+  public static final Duration INITIAL_INTERVAL = Duration.ofSeconds(1);
+  public static final double BACKOFF_COEFFICIENT = 2.0;
+  public static final Duration MAXIMUM_INTERVAL = Duration.ofSeconds(10);
 
   public static final RetryOptions RETRY =
       RetryOptions.newBuilder()
-          .setInitialInterval(Duration.ofSeconds(1))
-          .setBackoffCoefficient(2.0)
-          .setMaximumInterval(Duration.ofSeconds(10))
+          .setInitialInterval(INITIAL_INTERVAL)
+          .setBackoffCoefficient(BACKOFF_COEFFICIENT)
+          .setMaximumInterval(MAXIMUM_INTERVAL)
           .setMaximumAttempts(MAXIMUM_ATTEMPTS)
           .build();
 
@@ -26,22 +33,34 @@ public final class ToolCallOptions {
     return "tool: " + tool;
   }
 
-  /** Options for a call to {@code tool}, summarised as {@code tool: <name>}. */
+  /** Default options for a call to {@code tool}, summarised as {@code tool: <name>}. */
   public static ActivityOptions forTool(String tool) {
     return forTool(tool, summary(tool));
   }
 
   /**
-   * Options for a call to {@code tool} with a summary of the caller's own, such as {@code tool:
-   * calculator (plan 1, level 2/3, E3)}. The summary names the call, never its arguments.
+   * Default options for a call to {@code tool} with a summary of the caller's own, such as {@code
+   * tool: calculator (plan 1, level 2/3, E3)}. The summary names the call, never its arguments.
    */
   public static ActivityOptions forTool(String tool, String summary) {
-    return ActivityOptions.newBuilder()
+    return forCall(ToolPolicy.DEFAULT, summary);
+  }
+
+  /** Options for a call of a tool whose policy is {@code policy}, shown in the UI with {@code summary}. */
+  public static ActivityOptions forCall(ToolPolicy policy, String summary) {
+    ActivityOptions.Builder options = ActivityOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS)
-        .setStartToCloseTimeout(START_TO_CLOSE)
-        .setHeartbeatTimeout(HEARTBEAT_TIMEOUT)
-        .setRetryOptions(RETRY)
-        .setSummary(summary)
-        .build();
+        .setStartToCloseTimeout(policy.startToCloseTimeout())
+        .setRetryOptions(RetryOptions.newBuilder()
+            .setInitialInterval(policy.initialInterval())
+            .setBackoffCoefficient(policy.backoffCoefficient())
+            .setMaximumInterval(policy.maximumInterval())
+            .setMaximumAttempts(policy.maximumAttempts())
+            .build())
+        .setSummary(summary);
+    if (!policy.heartbeatTimeout().isZero()) {
+      options.setHeartbeatTimeout(policy.heartbeatTimeout());
+    }
+    return options.build();
   }
 }

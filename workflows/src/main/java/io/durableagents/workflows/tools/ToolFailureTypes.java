@@ -8,5 +8,11 @@ public final class ToolFailureTypes {
   /** A tool threw; retried by Temporal until its retry policy gives up. */
   public static final String TOOL_FAILED = "ToolFailed";
 
+  /**
+   * A tool threw an exception its options name as non-retryable ({@code @DurableTool(nonRetryable =
+   * ...)}): reported once, never retried.
+   */
+  public static final String TOOL_FAILED_PERMANENTLY = "ToolFailedPermanently";
+
   private ToolFailureTypes() {}
 }

@@ -1,4 +1,4 @@
-package io.durableagents.activities.llm;
+package io.durableagents.activities.heartbeat;
 
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Heartbeats an activity from a side thread while the activity's own thread is blocked in a model
- * call, so that Temporal notices within the heartbeat time-out when the worker running a long call
- * dies.
+ * call or a tool, so that Temporal notices within the heartbeat time-out when the worker running a
+ * long call dies. Each heartbeat carries the latest details the activity gave ({@link
+ * #details(Object)}), so that a retry can read where the last attempt got to.
  *
  * <p>{@link ActivityExecutionContext} is thread-safe: {@code Activity.getExecutionContext()} only
  * works on the activity thread (it is a thread-local), but the context it returns may be used from any
@@ -25,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * <p>When a heartbeat throws an {@link ActivityCompletionException} (the workflow cancelled the
  * activity, the heartbeat timed out, the activity is gone, the worker shuts down), the result of the
  * call would be thrown away: the heartbeats stop and the waiting thread is interrupted, which aborts
- * the JDK HTTP client's blocking {@code send}. {@link #stop()} clears that interrupt again and hands
- * the exception back, for the activity to rethrow as Temporal expects.
+ * the JDK HTTP client's blocking {@code send} (or a tool's sleep). {@link #stop()} clears that
+ * interrupt again and hands the exception back, for the activity to rethrow as Temporal expects.
  *
  * <pre>{@code
  * WaitingHeartbeats beats = WaitingHeartbeats.start(Activity.getExecutionContext(), Duration.ofSeconds(2));
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  */
-final class WaitingHeartbeats {
+public final class WaitingHeartbeats {
   private static final Logger log = LoggerFactory.getLogger(WaitingHeartbeats.class);
   private static final ScheduledExecutorService SCHEDULER = scheduler();
 
@@ -45,6 +46,7 @@ final class WaitingHeartbeats {
   private final Thread waiter;
   private final Object lock = new Object();
   private final ScheduledFuture<?> task;
+  private volatile Object details;
   // Guarded by lock.
   private boolean waiting = true;
   private ActivityCompletionException stopped;
@@ -52,18 +54,29 @@ final class WaitingHeartbeats {
   private WaitingHeartbeats(ActivityExecutionContext context, Duration every) {
     this.context = context;
     this.waiter = Thread.currentThread();
-    long millis = every.toMillis();
+    long millis = Math.max(1, every.toMillis());
     this.task = SCHEDULER.scheduleAtFixedRate(this::beat, millis, millis, TimeUnit.MILLISECONDS);
   }
 
   /** Starts heartbeating every {@code every} on behalf of the calling (activity) thread. */
-  static WaitingHeartbeats start(ActivityExecutionContext context, Duration every) {
+  public static WaitingHeartbeats start(ActivityExecutionContext context, Duration every) {
     return new WaitingHeartbeats(context, every);
+  }
+
+  /**
+   * Heartbeats now with {@code details}, and with them from now on: the activity says how far it got.
+   * Called on the activity thread.
+   *
+   * @throws ActivityCompletionException when the activity is cancelled, timed out or gone
+   */
+  public void details(Object details) {
+    this.details = details;
+    context.heartbeat(details);
   }
 
   private void beat() {
     try {
-      context.heartbeat(null);
+      context.heartbeat(details);
     } catch (ActivityCompletionException e) {
       synchronized (lock) {
         if (waiting && stopped == null) {
@@ -84,7 +97,7 @@ final class WaitingHeartbeats {
    *
    * @return the exception that stopped the heartbeats (the activity should rethrow it), or empty
    */
-  Optional<ActivityCompletionException> stop() {
+  public Optional<ActivityCompletionException> stop() {
     task.cancel(false);
     synchronized (lock) {
       waiting = false;
@@ -99,7 +112,7 @@ final class WaitingHeartbeats {
   private static ScheduledExecutorService scheduler() {
     AtomicInteger count = new AtomicInteger();
     ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, r -> {
-      Thread t = new Thread(r, "llm-heartbeats-" + count.incrementAndGet());
+      Thread t = new Thread(r, "activity-heartbeats-" + count.incrementAndGet());
       t.setDaemon(true);
       return t;
     });

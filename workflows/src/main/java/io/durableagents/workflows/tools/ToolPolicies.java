@@ -1,0 +1,44 @@
+package io.durableagents.workflows.tools;
+
+import java.util.Map;
+
+/**
+ * The {@link ToolPolicy} of every external tool a worker has, by tool name, and the policy of every
+ * other name ({@link ToolPolicy#DEFAULT}). The worker builds it once from its tool registry and hands
+ * it to the workflows that run tools through their factories (never a static: two plugins in one JVM
+ * may give one tool different options); a workflow made without it, as a replay test makes it, runs
+ * every tool with the defaults. Immutable, so workflow code may read it freely.
+ *
+ * <pre>{@code
+ * ToolPolicies policies = ToolPolicies.of(Map.of("fetch_report", slowPolicy));
+ * worker.registerWorkflowImplementationFactory(AgentTaskWorkflow.class,
+ *     () -> new AgentTaskWorkflowImpl(policies));
+ * }</pre>
+ *
+ * @param byTool the policies of the tools that have one, by name
+ * @param otherwise the policy of every other tool
+ */
+public record ToolPolicies(Map<String, ToolPolicy> byTool, ToolPolicy otherwise) {
+  private static final ToolPolicies DEFAULTS = new ToolPolicies(Map.of(), ToolPolicy.DEFAULT);
+
+  public ToolPolicies {
+    byTool = byTool == null ? Map.of() : Map.copyOf(byTool);
+    otherwise = otherwise == null ? ToolPolicy.DEFAULT : otherwise;
+  }
+
+  /** Every tool with the defaults. */
+  public static ToolPolicies defaults() {
+    return DEFAULTS;
+  }
+
+  /** The given tools with their policies, every other one with the defaults. */
+  public static ToolPolicies of(Map<String, ToolPolicy> byTool) {
+    return new ToolPolicies(byTool, ToolPolicy.DEFAULT);
+  }
+
+  /** The policy of {@code tool}: its own, or the defaults for a name that has none. */
+  public ToolPolicy policyOf(String tool) {
+    ToolPolicy own = tool == null ? null : byTool.get(tool);
+    return own == null ? otherwise : own;
+  }
+}
