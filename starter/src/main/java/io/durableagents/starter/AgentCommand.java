@@ -39,12 +39,13 @@ final class AgentCommand implements Callable<Integer> {
   String strategy;
 
   @Option(names = "--model",
-      description = "rules, openai:<model>, anthropic:<model> or ollama:<model> (default: $"
+      description = "rules, openai:<model>, anthropic:<model>, ollama:<model> or a model registered by name (default: $"
           + SimulationOptions.MODEL_VARIABLE + ", else rules).")
   String model;
 
   @Option(names = "--tools", split = ",",
-      description = "The external tools the agent has (default: calculator,read_file).")
+      description = "The external tools the agent has: built-in ones or tools registered by an extension on "
+          + "the classpath (default: calculator,read_file).")
   List<String> tools;
 
   @Option(names = "--tool-choice", defaultValue = "auto",
@@ -103,9 +104,9 @@ final class AgentCommand implements Callable<Integer> {
     String m = SimulationOptions.checkedModel(model);
     if (tools != null) {
       for (String t : tools) {
-        if (!AgentTaskInput.DEFAULT_TOOLS.contains(t)) {
+        if (!LocalCatalog.get().tools().contains(t)) {
           throw new IllegalArgumentException("--tools: '" + t + "' is not one of: "
-              + String.join(", ", AgentTaskInput.DEFAULT_TOOLS));
+              + String.join(", ", LocalCatalog.get().tools()));
         }
       }
     }

@@ -1,6 +1,7 @@
 package io.durableagents.starter;
 
 import io.durableagents.activities.spec.AgentSpecLoader;
+import io.durableagents.activities.spec.RegisteredNames;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.autonomous.AgentSpec;
 import io.durableagents.workflows.autonomous.AutonomousAgentInput;
@@ -83,9 +84,11 @@ final class AgentRunCommand implements Callable<Integer> {
     if (prompt == null || prompt.isBlank()) {
       throw new IllegalArgumentException("-p: the prompt is empty");
     }
-    AgentSpec spec = AgentSpecLoader.load(specFile);
+    RegisteredNames registered = new RegisteredNames(
+        java.util.Set.copyOf(LocalCatalog.get().tools()), LocalCatalog.get().models());
+    AgentSpec spec = AgentSpecLoader.load(specFile, registered);
     if (model != null && !model.isBlank()) {
-      AgentSpecLoader.checkModel("--model", model.strip());
+      AgentSpecLoader.checkModel("--model", model.strip(), registered.models());
       spec = new AgentSpec(spec.name(), spec.description(), spec.role(), model.strip(), spec.temperature(),
           spec.think(), spec.todo(), spec.spawn(), spec.tools(), spec.reasoning(), spec.guardrails());
     }

@@ -2,6 +2,7 @@ package io.durableagents.starter;
 
 import io.durableagents.worker.DurableAgentsPlugin;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -13,10 +14,12 @@ final class LocalCatalog {
 
   private final ScenarioRegistry scenarios;
   private final Set<String> models;
+  private final List<String> tools;
 
   private LocalCatalog(DurableAgentsPlugin.Builder builder) {
     this.scenarios = builder.scenarios();
     this.models = builder.modelNames();
+    this.tools = List.copyOf(builder.externalToolNames());
   }
 
   /** The catalog of this JVM's classpath (read once). */
@@ -35,6 +38,11 @@ final class LocalCatalog {
 
   ScenarioRegistry scenarios() {
     return scenarios;
+  }
+
+  /** The names of the external tools: the built-in ones and those extensions register. */
+  List<String> tools() {
+    return tools;
   }
 
   /** The names of registered models ({@code rules} and those extensions register). */

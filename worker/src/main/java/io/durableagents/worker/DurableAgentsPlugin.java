@@ -454,6 +454,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       if (name == null || name.isBlank() || model == null) {
         throw new IllegalArgumentException("registerModel: a name and a model are required");
       }
+      if (models.containsKey(name)) {
+        throw new IllegalArgumentException("registerModel: a model named '" + name
+            + "' is registered already (" + models.get(name).getClass().getName() + ")");
+      }
       models.put(name, model);
       return this;
     }
