@@ -67,6 +67,7 @@ final class HelpCommand implements CommandLine.IHelpCommandInitializable2, Runna
       }
       out.println();
       out.print(describe(s));
+      out.flush();
     } else if ("simulate".equals(command) || "demo".equals(command)) {
       out.println();
       out.println("Scenarios ('help " + command + " --scenario <name>' lists a scenario's parameters):");
