@@ -128,8 +128,12 @@ public final class BoltzmannWorld implements ScenarioWorld {
     self.put(BoltzmannScenario.POSITION, me.cell().asList());
     self.put(BoltzmannScenario.WEALTH, me.wealth());
     self.put(BoltzmannScenario.CELLMATES, cellmates);
-    self.put(BoltzmannScenario.GRID, Map.of("width", parameters.width(), "height", parameters.height(),
-        "torus", true, BoltzmannScenario.CELL_CAPACITY, parameters.cellCapacity()));
+    Map<String, Object> grid = new LinkedHashMap<>();  // not Map.of: its order changes from JVM to JVM
+    grid.put("width", parameters.width());
+    grid.put("height", parameters.height());
+    grid.put("torus", true);
+    grid.put(BoltzmannScenario.CELL_CAPACITY, parameters.cellCapacity());
+    self.put(BoltzmannScenario.GRID, grid);
     return new Observation(step, self, local);
   }
 
