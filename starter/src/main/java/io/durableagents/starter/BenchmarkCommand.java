@@ -12,6 +12,7 @@ import io.durableagents.activities.llm.LatencyChatModel;
 import io.durableagents.activities.rules.RulesChatModel;
 import io.durableagents.activities.tools.EpsteinActions;
 import io.durableagents.activities.tools.ToolRegistry;
+import io.durableagents.worker.CompletedActivities;
 import io.durableagents.worker.DurableAgentsPlugin;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.durableagents.worker.CompletedActivities;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.simulation.SimulationProgress;
