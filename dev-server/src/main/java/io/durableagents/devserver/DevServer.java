@@ -1,5 +1,7 @@
-package io.durableagents.worker;
+package io.durableagents.devserver;
 
+import io.durableagents.worker.SearchAttributeRegistry;
+import io.durableagents.worker.TemporalConnection;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
