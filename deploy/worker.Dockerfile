@@ -2,7 +2,7 @@
 FROM maven:3.9-eclipse-temurin-21 AS build
 WORKDIR /src
 COPY . .
-RUN ./mvnw -B -q -DskipTests package
+RUN ./mvnw -B -q -DskipTests -Dmaven.source.skip -Dmaven.javadoc.skip package
 
 FROM eclipse-temurin:21-jre
 WORKDIR /app

@@ -1,6 +1,6 @@
 package io.durableagents.starter;
 
-import io.durableagents.worker.DevServer;
+import io.durableagents.devserver.DevServer;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -5,9 +5,11 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 
 /**
  * Tells Temporal's bare Java test server, whose sticky queues never time out, from a real Temporal
- * server and from the embedded Temporal ({@link DevServer}), which both time them out: every real
- * server reports its version in {@code GetSystemInfo}, the embedded Temporal reports {@value
- * StickyQueueTimeouts#SERVER_VERSION}, the bare test server reports none.
+ * server and from the embedded Temporal ({@code io.durableagents.devserver.DevServer}, in the
+ * artifact {@code durable-agents-dev-server}), which both time them out: every real server reports its
+ * version in {@code GetSystemInfo}, the embedded Temporal reports {@code durable-agents-dev-server},
+ * the bare test server reports none. It asks only {@code GetSystemInfo}, so the worker needs no test
+ * server on its classpath.
  */
 public final class TestServerDetector {
   private TestServerDetector() {}

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The worker's log lines say whose they are: the workflow id, the agent id and the activity type, in
- * the format of the worker's logback.xml.
+ * the format of the starter's logback.xml (a library ships none).
  */
 class LogContextTest {
   private final LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
@@ -68,7 +68,7 @@ class LogContextTest {
     }
     PatternLayout layout = new PatternLayout();
     layout.setContext(context);
-    // the pattern of worker/src/main/resources/logback.xml
+    // the pattern of starter/src/main/resources/logback.xml (the starter's LogFormatTest checks it writes this)
     layout.setPattern("workflowId=%X{WorkflowId:--} agentId=%X{AgentId:--} activity=%X{ActivityType:--} - %msg");
     layout.start();
     List<String> lines = captured.list.stream().map(layout::doLayout).toList();

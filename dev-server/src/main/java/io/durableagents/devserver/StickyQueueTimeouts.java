@@ -1,4 +1,4 @@
-package io.durableagents.worker;
+package io.durableagents.devserver;
 
 import com.google.protobuf.ByteString;
 import io.grpc.Context;

@@ -1,4 +1,4 @@
-package io.durableagents.worker;
+package io.durableagents.devserver;
 
 import io.temporal.internal.testservice.TestServicesStarter;
 import java.lang.reflect.Field;

@@ -1,5 +1,7 @@
-package io.durableagents.worker;
+package io.durableagents.devserver;
 
+import io.durableagents.worker.SearchAttributeRegistry;
+import io.durableagents.worker.TemporalConnection;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -12,6 +14,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The embedded Temporal: Temporal's Java test server, listening for gRPC on 127.0.0.1:7233 so that
@@ -22,18 +27,24 @@ import java.time.Duration;
  * queues as a real server does ({@link StickyQueueTimeouts}), so workers keep sticky execution on and a
  * killed worker's workflows move on to another worker.
  *
+ * <p>In a program or a test, {@link EmbeddedTemporal} starts it together with a client and a worker
+ * factory, and closes the three in the right order. From the command line:
+ *
  * <pre>{@code
  * java -jar durable-agents.jar dev-server --port 7233
  * }</pre>
  */
 public final class DevServer implements AutoCloseable {
   private final TestServicesStarter services;
+  private final ExecutorService callExecutor;
   private final Server server;
   private final StickyQueueTimeouts stickyQueues;
   private ManagedChannel loopback;
 
-  private DevServer(TestServicesStarter services, Server server, StickyQueueTimeouts stickyQueues) {
+  private DevServer(TestServicesStarter services, ExecutorService callExecutor, Server server,
+      StickyQueueTimeouts stickyQueues) {
     this.services = services;
+    this.callExecutor = callExecutor;
     this.server = server;
     this.stickyQueues = stickyQueues;
   }
@@ -47,11 +58,18 @@ public final class DevServer implements AutoCloseable {
       TimerLockBookkeeping.streamline(services);
     }
     StickyQueueTimeouts stickyQueues = new StickyQueueTimeouts();
+    // gRPC's own executor, but this server's alone, so that close() can wait for its last tasks
+    ExecutorService callExecutor = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "durable-agents-dev-server-call");
+      t.setDaemon(true);
+      return t;
+    });
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        .executor(callExecutor)
         .intercept(stickyQueues);
     GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
     try {
-      DevServer server = new DevServer(services, builder.build().start(), stickyQueues);
+      DevServer server = new DevServer(services, callExecutor, builder.build().start(), stickyQueues);
       server.loopback = NettyChannelBuilder.forAddress(host, server.port()).usePlaintext().build();
       stickyQueues.start(WorkflowServiceGrpc.newBlockingStub(server.loopback), Duration.ofMillis(250));
       OperatorServiceStubs operator = SearchAttributeRegistry.connect(host + ":" + server.port());
@@ -62,12 +80,14 @@ public final class DevServer implements AutoCloseable {
       }
       return server;
     } catch (IOException e) {
+      callExecutor.shutdown();
       services.close();
       throw new UncheckedIOException("cannot listen on " + host + ":" + port
           + " (is another Temporal server running there?)", e);
     }
   }
 
+  /** The port it listens on: the one asked for, or the one the system chose for port 0. */
   public int port() {
     return server.getPort();
   }
@@ -87,13 +107,29 @@ public final class DevServer implements AutoCloseable {
     return stickyQueues.moved();
   }
 
+  /**
+   * Stops the server. Close the workers and clients of it first ({@link EmbeddedTemporal} does): a
+   * worker still polling when its server goes away logs a stack trace for every poller.
+   */
   @Override
   public void close() {
     stickyQueues.close();
-    if (loopback != null) {
-      loopback.shutdownNow();
+    try {
+      if (loopback != null) {
+        loopback.shutdownNow();
+        loopback.awaitTermination(5, TimeUnit.SECONDS);
+      }
+      server.shutdownNow();
+      // Let the calls' last tasks run before the services' executors stop: a call's context cancelled
+      // after that would hand its listener to a stopped executor, which gRPC reports with a stack
+      // trace. Closing a call queues its context's cancellation on the call executor: drain it.
+      server.awaitTermination(5, TimeUnit.SECONDS);
+      callExecutor.shutdown();
+      callExecutor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      services.close();
     }
-    server.shutdownNow();
-    services.close();
   }
 }
