@@ -1,6 +1,6 @@
 package io.durableagents.testkit;
 
-import io.durableagents.worker.DevServer;
+import io.durableagents.devserver.DevServer;
 import io.durableagents.worker.ExecutionJournal;
 import io.durableagents.worker.WorkerSettings;
 import io.temporal.client.WorkflowClient;

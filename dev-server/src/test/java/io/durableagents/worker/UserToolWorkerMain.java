@@ -1,5 +1,6 @@
 package io.durableagents.worker;
 
+import io.durableagents.devserver.DevServer;
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;

@@ -1,5 +1,6 @@
 package io.durableagents.worker;
 
+import io.durableagents.devserver.DevServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
