@@ -14,8 +14,6 @@ import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.WorkflowReplayer;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
-import io.temporal.api.enums.v1.EventType;
-import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -285,11 +283,11 @@ class EndToEndTest {
     assertEquals(reference.llmCalls(), crashed.llmCalls());
     assertEquals(reference.usage(), crashed.usage());
     assertEquals(5, crashed.runs());
-    assertEquals(5, allRuns("e2e-can-crash").size());
+    assertEquals(5, CompletedActivities.runsById(client, "e2e-can-crash").size());
     int retried = assertNoCompletedCallRanAgain("e2e-can-crash", crashJournal);
     System.out.printf("continue-as-new every 5: kill -9 after %d of %d calls, %d calls retried in flight, "
         + "history events per run %s%n", callsAtKill, referenceCalls, retried,
-        allRuns("e2e-can-crash").values().stream().map(h -> h.getEvents().size()).toList());
+        CompletedActivities.runsById(client, "e2e-can-crash").values().stream().map(h -> h.getEvents().size()).toList());
 
     // steering from the CLI
     starter("simulate", "--citizens", "4", "--cops", "1", "--steps", "100000", "--seed", "2",
@@ -403,60 +401,11 @@ class EndToEndTest {
   }
 
   /**
-   * The histories of every run of {@code workflowId}, newest first, by run id: a simulation that
-   * continued as new has one per run, each starting where the one before it ended.
-   */
-  private static Map<String, WorkflowExecutionHistory> allRuns(String workflowId) {
-    Map<String, WorkflowExecutionHistory> runs = new java.util.LinkedHashMap<>();
-    String runId = client.newUntypedWorkflowStub(workflowId).describe().getExecution().getRunId();
-    while (!runId.isEmpty()) {
-      WorkflowExecutionHistory h = client.fetchHistory(workflowId, runId);
-      runs.put(runId, h);
-      runId = h.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId();
-    }
-    return runs;
-  }
-
-  /**
    * workflow id|run id|activity id -> the attempt that completed, for a simulation (every run of it)
    * and all its agent steps.
    */
   private static Map<String, Integer> completedActivities(String simulationId) {
-    Map<String, Integer> completed = new HashMap<>();
-    Map<String, WorkflowExecutionHistory> histories = new java.util.LinkedHashMap<>();
-    for (Map.Entry<String, WorkflowExecutionHistory> run : allRuns(simulationId).entrySet()) {
-      histories.put(simulationId + "|" + run.getKey(), run.getValue());
-      for (HistoryEvent e : run.getValue().getEvents()) {
-        if (e.getEventType() == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED) {
-          var child = e.getChildWorkflowExecutionStartedEventAttributes().getWorkflowExecution();
-          histories.put(child.getWorkflowId() + "|" + child.getRunId(),
-              client.fetchHistory(child.getWorkflowId(), child.getRunId()));
-        }
-      }
-    }
-    for (Map.Entry<String, WorkflowExecutionHistory> run : histories.entrySet()) {
-      String wf = run.getKey();
-      WorkflowExecutionHistory history = run.getValue();
-      Map<Long, String> scheduled = new HashMap<>();
-      Map<Long, Integer> startedAttempt = new HashMap<>();
-      // by scheduled event: with parallel activities the embedded server's completion may name a
-      // started event id other than the one its started event got
-      for (HistoryEvent e : history.getEvents()) {
-        if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
-          scheduled.put(e.getEventId(), e.getActivityTaskScheduledEventAttributes().getActivityId());
-        } else if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
-          var started = e.getActivityTaskStartedEventAttributes();
-          startedAttempt.put(started.getScheduledEventId(), started.getAttempt());
-        }
-      }
-      for (HistoryEvent e : history.getEvents()) {
-        if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) {
-          var a = e.getActivityTaskCompletedEventAttributes();
-          completed.put(wf + "|" + scheduled.get(a.getScheduledEventId()),
-              startedAttempt.get(a.getScheduledEventId()));
-        }
-      }
-    }
+    Map<String, Integer> completed = CompletedActivities.byRun(client, simulationId);
     assertFalse(completed.isEmpty());
     return completed;
   }

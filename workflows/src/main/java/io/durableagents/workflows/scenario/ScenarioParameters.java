@@ -13,7 +13,6 @@ import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -283,12 +282,5 @@ public final class ScenarioParameters {
     }
     int nl = s.indexOf('\n');
     return nl < 0 ? s : s.substring(0, nl);
-  }
-
-  /** The specs by name, for lookups. */
-  static Map<String, ParameterSpec> byName(List<ParameterSpec> specs) {
-    Map<String, ParameterSpec> m = new LinkedHashMap<>();
-    specs.forEach(s -> m.put(s.name(), s));
-    return m;
   }
 }

@@ -119,14 +119,13 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     }
     String simulationId = Workflow.getInfo().getWorkflowId();
     if (input.state() == null) {
+      random = new SeededRandom(input.seed());
       try {
-        ScenarioParameters.read(scenario, input.parameters());
+        world = createWorld(input, random);
       } catch (InvalidParameterException e) {
         throw ApplicationFailure.newNonRetryableFailure(
             e.getMessage(), SimulationFailureTypes.INVALID_PARAMETER);
       }
-      random = new SeededRandom(input.seed());
-      world = createWorld(input, random);
       checkSelectedTools(world);
       if (input.searchAttributes()) {
         Workflow.upsertTypedSearchAttributes(
@@ -170,9 +169,14 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         step < input.steps(), previousRuns + 1, List.copyOf(warnings));
   }
 
-  /** A new world for {@code input}: its scenario's, created from its parameters. */
+  /**
+   * A new world for {@code input}: its scenario's, created from its parameters once they are read
+   * and checked.
+   *
+   * @throws InvalidParameterException naming a parameter whose value is not allowed
+   */
   protected ScenarioWorld createWorld(SimulationInput input, SeededRandom random) {
-    return create(scenarios.get(input.scenario()), input.parameters(), random);
+    return create(scenario, input.parameters(), random);
   }
 
   private static <P extends Record> ScenarioWorld create(
@@ -182,7 +186,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
 
   /** The world a continued run resumes from, read back from its snapshot. */
   protected ScenarioWorld restoreWorld(SimulationInput input, JsonNode snapshot) {
-    return scenarios.get(input.scenario()).restore(snapshot);
+    return scenario.restore(snapshot);
   }
 
   /** Runs simulation step {@code current}: observations, agent steps, actions, memory, counts. */
