@@ -21,6 +21,7 @@ import io.temporal.api.workflowservice.v1.GetSystemInfoResponse;
 import io.temporal.api.workflowservice.v1.PollWorkflowTaskQueueRequest;
 import io.temporal.api.workflowservice.v1.PollWorkflowTaskQueueResponse;
 import io.temporal.api.workflowservice.v1.QueryWorkflowRequest;
+import io.temporal.api.workflowservice.v1.SignalWorkflowExecutionRequest;
 import io.temporal.api.workflowservice.v1.QueryWorkflowResponse;
 import io.temporal.api.workflowservice.v1.RespondQueryTaskCompletedRequest;
 import io.temporal.api.workflowservice.v1.RespondWorkflowTaskCompletedRequest;
@@ -56,7 +57,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It also asks queries again that the test server drops: a query that arrives while a run's last
  * workflow task runs (at a continue-as-new or the end) would otherwise wait out the client's 10 s
- * deadline; see {@link #requery}.
+ * deadline; see {@link #requery}. And it sends again a signal that names no run but reached a run
+ * the moment it continued as new (the test server answers NOT_FOUND "Completed workflow", where a real
+ * server routes the signal to the current run); see {@link #resignal}.
  */
 final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
   /** The server version the embedded Temporal reports; Temporal's bare test server reports none. */
@@ -175,6 +178,11 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
           return next.startCall(call, headers);
         }
         return requery(call, Context.current().getDeadline());
+      case "SignalWorkflowExecution":
+        if (headers.containsKey(REQUERY) || server == null) {
+          return next.startCall(call, headers);
+        }
+        return resignal(call, Context.current().getDeadline());
       case "ShutdownWorker":
         return onRequest(call, headers, next, request -> {
           ShutdownWorkerRequest r = (ShutdownWorkerRequest) request;
@@ -242,6 +250,73 @@ final class StickyQueueTimeouts implements ServerInterceptor, AutoCloseable {
           return;
         }
         attempt *= 2;
+      } catch (RuntimeException e) {
+        call.close(Status.INTERNAL.withDescription(e.toString()), new Metadata());
+        return;
+      }
+    }
+  }
+
+  /**
+   * Sends a signal to the test server, and again after 50 ms, 100, 200 ... (within the caller's
+   * deadline, at most 5 s) while it answers NOT_FOUND "Completed workflow" for a signal that names no
+   * run: the run it reached had just continued as new, and the next run is there a moment later. A
+   * NOT_FOUND signal was not delivered, so sending it again delivers it once.
+   */
+  private <ReqT, RespT> ServerCall.Listener<ReqT> resignal(ServerCall<ReqT, RespT> call,
+      Deadline callerDeadline) {
+    call.request(1);
+    return new ServerCall.Listener<>() {
+      private SignalWorkflowExecutionRequest request;
+
+      @Override
+      public void onMessage(ReqT message) {
+        request = (SignalWorkflowExecutionRequest) message;
+      }
+
+      @Override
+      public void onHalfClose() {
+        SignalWorkflowExecutionRequest signal = request;
+        requeries.execute(() -> signal(call, signal, callerDeadline));
+      }
+    };
+  }
+
+  @SuppressWarnings("unchecked")
+  private <ReqT, RespT> void signal(ServerCall<ReqT, RespT> call, SignalWorkflowExecutionRequest signal,
+      Deadline callerDeadline) {
+    Metadata marked = new Metadata();
+    marked.put(REQUERY, "1");
+    var stub = server.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(marked));
+    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    long pause = 50;
+    while (true) {
+      try {
+        var response = (callerDeadline == null ? stub : stub.withDeadline(callerDeadline))
+            .signalWorkflowExecution(signal);
+        call.sendHeaders(new Metadata());
+        call.sendMessage((RespT) response);
+        call.close(Status.OK, new Metadata());
+        return;
+      } catch (StatusRuntimeException e) {
+        boolean continuedAsNew = e.getStatus().getCode() == Status.Code.NOT_FOUND
+            && signal.getWorkflowExecution().getRunId().isEmpty()
+            && String.valueOf(e.getStatus().getDescription()).contains("Completed workflow");
+        long left = Math.min(giveUp - System.nanoTime(), callerDeadline == null ? Long.MAX_VALUE
+            : callerDeadline.timeRemaining(TimeUnit.NANOSECONDS));
+        if (!continuedAsNew || left < TimeUnit.MILLISECONDS.toNanos(pause) || closed) {
+          Metadata trailers = e.getTrailers();
+          call.close(e.getStatus(), trailers == null ? new Metadata() : trailers);
+          return;
+        }
+        try {
+          Thread.sleep(pause);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          call.close(Status.CANCELLED, new Metadata());
+          return;
+        }
+        pause *= 2;
       } catch (RuntimeException e) {
         call.close(Status.INTERNAL.withDescription(e.toString()), new Metadata());
         return;
