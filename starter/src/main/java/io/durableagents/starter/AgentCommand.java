@@ -71,6 +71,7 @@ final class AgentCommand implements Callable<Integer> {
       System.err.println("agent: " + e.getMessage());
       return 2;
     }
+    StartChecks.workflowId("--id", id);
     String workflowId = id != null ? id
         : "agent-" + input.options().strategy().label() + "-" + UUID.randomUUID().toString().substring(0, 8);
     AgentTaskInput task = input;

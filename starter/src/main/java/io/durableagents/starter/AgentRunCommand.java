@@ -61,6 +61,7 @@ final class AgentRunCommand implements Callable<Integer> {
       return 2;
     }
     AgentSpec spec = input.spec();
+    StartChecks.workflowId("--id", id);
     String workflowId = id != null ? id
         : "auto-" + spec.name() + "-" + UUID.randomUUID().toString().substring(0, 8);
     AutonomousAgentInput run = input;

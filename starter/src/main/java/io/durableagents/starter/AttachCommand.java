@@ -25,17 +25,22 @@ final class AttachCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    StartChecks.outputFile("--csv", output.csv);
+    StartChecks.outputFile("--chart", output.chart);
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    WorkflowServiceStubs service = connection.connect(null);
+    WorkflowServiceStubs service = TemporalCheck.connect(connection);
+    Interrupts.runStarted(workflowId);
+    Interrupts.detachOnInterrupt(System.err, "attach");
     try {
       SimulationRunner runner = new SimulationRunner(connection.client(service), System.out);
       SimulationResult result;
       try {
         result = runner.follow(workflowId, output.useBar());
       } catch (RuntimeException e) {
-        System.err.println("attach: cannot follow '" + workflowId + "' on " + connection.address() + ": "
-            + SimulationControl.rootMessage(e));
-        return 1;
+        if (e instanceof io.temporal.client.WorkflowFailedException) {
+          throw e;
+        }
+        throw Failures.about("cannot follow '" + workflowId + "' on " + connection.address(), e);
       }
       runner.printSummary(result);
       runner.writeFiles(result, output);

@@ -70,6 +70,8 @@ final class ChildProcesses {
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
+    // the child ignores Ctrl-C and exits when this process does (Interrupts.superviseIfChild)
+    pb.environment().put(Interrupts.PARENT_PID_VARIABLE, Long.toString(ProcessHandle.current().pid()));
     pb.environment().putAll(extraEnv);
     try {
       return pb.start();

@@ -22,6 +22,14 @@ final class CodecServerCommand implements Callable<Integer> {
       description = "The Temporal UI's origin, for CORS (default: ${DEFAULT-VALUE}).")
   String uiOrigin;
 
+  @Option(names = "--insecure",
+      description = "Listen on a non-loopback --host without " + TOKEN_VARIABLE + ": anyone who reaches the "
+          + "port can decrypt every payload. Off by default.")
+  boolean insecure;
+
+  /** The bearer token the codec server requires. */
+  static final String TOKEN_VARIABLE = "DURABLE_AGENTS_CODEC_TOKEN";
+
   @Override
   public Integer call() throws InterruptedException {
     AesGcmPayloadCodec codec;
@@ -35,7 +43,19 @@ final class CodecServerCommand implements Callable<Integer> {
       System.err.println("codec-server: set " + AesGcmPayloadCodec.KEYS_VARIABLE + " (id:base64key,...)");
       return 2;
     }
-    String token = System.getenv("DURABLE_AGENTS_CODEC_TOKEN");
+    String token = System.getenv(TOKEN_VARIABLE);
+    boolean tokenSet = token != null && !token.isBlank();
+    if (!tokenSet && !CodecServer.isLoopback(host)) {
+      if (!insecure) {
+        throw CommandFailure.usage("--host " + host + " opens the codec server beyond this machine, and "
+            + TOKEN_VARIABLE + " is not set: anyone who reaches it could decrypt every payload",
+            "Set " + TOKEN_VARIABLE + " (the UI then sends it as a bearer token), keep --host 127.0.0.1, "
+                + "or add --insecure if you really mean it.");
+      }
+      System.err.println("codec-server: WARNING: --insecure: listening on " + host + " without a token; "
+          + "anyone who reaches port " + port + " can decrypt every payload.");
+    }
+    StartChecks.port("--port", host, port);
     CodecServer server = new CodecServer(host, port, codec, uiOrigin, token == null || token.isBlank() ? null : token);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     System.out.println("Codec server on http://" + host + ":" + server.port() + " (CORS for " + uiOrigin + ", "

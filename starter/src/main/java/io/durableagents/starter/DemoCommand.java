@@ -32,16 +32,15 @@ final class DemoCommand implements Callable<Integer> {
       System.err.println("demo: " + e.getMessage());
       return 2;
     }
+    StartChecks.workflowId("--id", options.id);
+    StartChecks.simulation(input, LocalCatalog.get());
+    StartChecks.outputFile("--csv", output.csv);
+    StartChecks.outputFile("--chart", output.chart);
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    LocalStack stack;
-    try {
-      stack = LocalStack.start(connection, Path.of("runs", "demo"), "demo");
-    } catch (IllegalStateException e) {
-      System.err.println(e.getMessage());
-      return 1;
-    }
+    LocalStack stack = LocalStack.start(connection, Path.of("runs", "demo"), "demo");
     try (stack) {
-      WorkflowServiceStubs service = connection.connect(null);
+      stack.stopOnInterrupt("demo", connection);
+      WorkflowServiceStubs service = TemporalCheck.connect(connection);
       try {
         WorkflowClient client = connection.client(service);
         return SimulateCommand.run(connection, client, input, options.id, false, output);

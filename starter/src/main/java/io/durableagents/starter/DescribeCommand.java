@@ -28,7 +28,7 @@ final class DescribeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    WorkflowServiceStubs service = connection.connect(null);
+    WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       WorkflowExecutionInfo info;
       try {

@@ -17,6 +17,7 @@ final class DevServerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    StartChecks.port("--port", host, port);
     DevServer server = DevServer.start(host, port);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     System.out.println("Embedded Temporal listening on " + host + ":" + server.port()

@@ -21,20 +21,24 @@ final class HistoryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    StartChecks.outputFile("-o", output);
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    WorkflowServiceStubs service = connection.connect(null);
+    WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       String json = connection.client(service).fetchHistory(workflowId).toJson(true);
       if (output == null) {
         System.out.println(json);
       } else {
+        Path parent = output.toAbsolutePath().getParent();
+        if (parent != null) {
+          Files.createDirectories(parent);
+        }
         Files.writeString(output, json);
         System.err.println("wrote " + output);
       }
       return 0;
     } catch (RuntimeException e) {
-      System.err.println("history: cannot read '" + workflowId + "' on " + connection.address() + ": " + e.getMessage());
-      return 1;
+      throw Failures.about("cannot read '" + workflowId + "' on " + connection.address(), e);
     } finally {
       service.shutdown();
     }

@@ -27,8 +27,9 @@ final class ListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    StartChecks.atLeastOne("--limit", limit);
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    WorkflowServiceStubs service = connection.connect(null);
+    WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       List<WorkflowExecutionInfo> runs = list(service, connection.namespace(), limit);
       if (runs.isEmpty()) {

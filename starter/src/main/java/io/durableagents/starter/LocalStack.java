@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The processes a first run needs, started as child JVMs: the embedded Temporal (only when the
@@ -21,8 +22,12 @@ import java.util.Map;
  * }</pre>
  */
 final class LocalStack implements AutoCloseable {
+  /** How long the worker has to finish its in-flight tasks before it is killed. */
+  static final long WORKER_GRACE_SECONDS = 30;
+
   private final List<Process> started = new ArrayList<>();
-  private final Thread cleanup = new Thread(() -> started.forEach(Process::destroy));
+  private final Thread cleanup = new Thread(this::stopGracefully, "durable-agents-stop-children");
+  private volatile boolean ownsServer;
 
   private LocalStack() {
     Runtime.getRuntime().addShutdownHook(cleanup);
@@ -43,11 +48,17 @@ final class LocalStack implements AutoCloseable {
         System.out.println("Starting the embedded Temporal on 127.0.0.1:7233 (log: " + log + ")");
         Process server = ChildProcesses.start("384m", log, Map.of(), "dev-server");
         stack.started.add(server);
+        stack.ownsServer = true;
         if (!ChildProcesses.awaitListening("127.0.0.1", 7233, server, 30_000)) {
-          throw new IllegalStateException(command + ": the embedded Temporal did not start; see " + log);
+          throw new CommandFailure(Failures.FAILED, "the embedded Temporal did not start",
+              "See " + log + ".");
         }
       } else {
-        System.out.println("Using the Temporal at " + connection.address());
+        // something listens there: make sure it is Temporal before a worker starts polling it
+        io.temporal.serviceclient.WorkflowServiceStubs service = TemporalCheck.connect(connection);
+        service.shutdownNow();
+        System.out.println("Using the Temporal at " + connection.address() + " ("
+            + connection.addressSource() + ")");
       }
       File workerLog = logs.resolve("worker.log").toFile();
       System.out.println("Starting a worker (log: " + workerLog + ")");
@@ -59,13 +70,68 @@ final class LocalStack implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes Ctrl-C stop this stack gracefully (a second Ctrl-C kills it), after saying what becomes of
+   * the run and how to keep runs across Ctrl-C.
+   */
+  void stopOnInterrupt(String command, TemporalConnection connection) {
+    Interrupts.install(System.err, () -> interruptMessage(command, connection), this::stopGracefully,
+        this::killNow);
+  }
+
+  private String interruptMessage(String command, TemporalConnection connection) {
+    String id = Interrupts.runId();
+    String run = id == null ? "the run" : "run " + id;
+    if (ownsServer) {
+      return command + ": interrupted; stopping the worker, then the embedded Temporal (Ctrl-C again to "
+          + "stop at once).\n  The embedded Temporal keeps runs in memory: " + run + " ends with it. To keep "
+          + "runs across Ctrl-C, run 'durable-agents dev-server' in another terminal and 'simulate' here "
+          + "(Ctrl-C then only detaches), or use a persistent Temporal (docs/operations.md).";
+    }
+    return command + ": interrupted; stopping the worker (Ctrl-C again to stop at once).\n  " + run
+        + " stays on " + connection.address() + " and goes on when a worker runs: 'durable-agents worker'"
+        + (id != null && id.startsWith("sim-") ? ", then 'attach " + id + "'." : ", then 'describe " + id + "'.");
+  }
+
+  /** Whether this stack started the Temporal it uses (in memory: its runs end with it). */
+  boolean ownsServer() {
+    return ownsServer;
+  }
+
+  /**
+   * Stops what it started, the worker first (it finishes its in-flight tasks while the server is still
+   * up, at most {@link #WORKER_GRACE_SECONDS}), then the server, and waits for each; idempotent.
+   */
+  synchronized void stopGracefully() {
+    try {
+      for (Process p : List.copyOf(started)) {
+        p.destroy();
+        if (!p.waitFor(WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
+          p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+        started.remove(p);
+      }
+    } catch (InterruptedException e) {
+      killNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Kills what it started, and their children, without waiting. */
+  void killNow() {
+    for (Process p : List.copyOf(started)) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+  }
+
   @Override
   public void close() throws InterruptedException {
-    for (Process p : started) {
-      p.destroy();
-      p.waitFor();
+    stopGracefully();
+    try {
+      Runtime.getRuntime().removeShutdownHook(cleanup);
+    } catch (IllegalStateException e) {
+      // the JVM is already shutting down: the hook runs, and finds nothing left to stop
     }
-    started.clear();
-    Runtime.getRuntime().removeShutdownHook(cleanup);
   }
 }

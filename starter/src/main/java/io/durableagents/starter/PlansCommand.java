@@ -24,7 +24,7 @@ final class PlansCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    WorkflowServiceStubs service = connection.connect(null);
+    WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       List<AgentPlanStatus> plans;
       try {

@@ -31,7 +31,7 @@ final class ShowCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    WorkflowServiceStubs service = connection.connect(null);
+    WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       DataConverter converter = DataConverter.getDefaultInstance();
       Map<Long, HistoryEvent> scheduled = new HashMap<>();

@@ -34,8 +34,15 @@ final class SimulateCommand implements Callable<Integer> {
       System.err.println("simulate: " + e.getMessage());
       return 2;
     }
+    StartChecks.workflowId("--id", options.id);
+    StartChecks.simulation(input, LocalCatalog.get());
+    StartChecks.outputFile("--csv", output.csv);
+    StartChecks.outputFile("--chart", output.chart);
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    WorkflowServiceStubs service = connection.connect(null);
+    WorkflowServiceStubs service = TemporalCheck.connect(connection);
+    if (!noWait) {
+      Interrupts.detachOnInterrupt(System.err, "simulate");
+    }
     try {
       return run(connection, connection.client(service),
           input, options.id, noWait, output);
@@ -56,6 +63,7 @@ final class SimulateCommand implements Callable<Integer> {
       operator.shutdownNow();
     }
     String workflowId = runner.start(input, id == null ? SimulationRunner.newId(input) : id);
+    Interrupts.runStarted(workflowId);
     System.out.println("Started " + workflowId + " on " + connection.address() + " (namespace "
         + connection.namespace() + "): " + input.scenario() + ", " + input.steps() + " steps, seed "
         + input.seed() + ", model " + input.agentOptions().model());

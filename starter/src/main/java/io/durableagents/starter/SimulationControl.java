@@ -21,16 +21,13 @@ final class SimulationControl {
    */
   static int on(String command, String workflowId, Function<SimulationWorkflow, Integer> action) {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
-    WorkflowServiceStubs service = connection.connect(null);
+    WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       WorkflowClient client = connection.client(service);
       try {
         return action.apply(client.newWorkflowStub(SimulationWorkflow.class, workflowId));
       } catch (RuntimeException e) {
-        System.err.println(command + ": '" + workflowId + "' on " + connection.address()
-            + " did not answer (is it a running simulation, and is a worker running?): "
-            + rootMessage(e));
-        return 1;
+        throw Failures.about("'" + workflowId + "' on " + connection.address() + " did not answer", e);
       }
     } finally {
       service.shutdown();

@@ -3,7 +3,6 @@ package io.durableagents.starter;
 import io.durableagents.worker.TemporalConnection;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
-import io.temporal.failure.ApplicationFailure;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -31,27 +30,22 @@ final class SingleRun {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
     LocalStack stack = null;
     if (!noWorker) {
-      try {
-        stack = LocalStack.start(connection, Path.of("runs", "agent"), command);
-      } catch (IllegalStateException e) {
-        System.err.println(e.getMessage());
-        return 1;
-      }
+      stack = LocalStack.start(connection, Path.of("runs", "agent"), command);
+      stack.stopOnInterrupt(command, connection);
+      Interrupts.runStarted(workflowId);
+    } else {
+      Interrupts.runStarted(workflowId);
+      Interrupts.detachOnInterrupt(System.err, command);
     }
     try {
-      WorkflowServiceStubs service = connection.connect(null);
+      WorkflowServiceStubs service = TemporalCheck.connect(connection);
       try {
         R result;
         try {
           result = run.apply(connection.client(service));
         } catch (WorkflowFailedException e) {
-          Throwable cause = e.getCause();
-          String message = cause instanceof ApplicationFailure
-              ? ((ApplicationFailure) cause).getType() + ": " + ((ApplicationFailure) cause).getOriginalMessage()
-              : String.valueOf(cause);
-          System.err.println(command + ": the run failed: " + message);
           System.out.println(Links.where(connection, workflowId));
-          return 1;
+          throw e;
         }
         print.accept(result);
         System.out.println(Links.where(connection, workflowId));

@@ -2,6 +2,8 @@ package io.durableagents.starter;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code durable-agents} command line: start and watch simulations, list and describe runs, and
@@ -40,12 +42,17 @@ import picocli.CommandLine.Command;
       HelpCommand.class
     })
 public final class StarterMain {
+  @Option(names = Failures.VERBOSE_OPTION, scope = ScopeType.INHERIT,
+      description = "Print the stack trace of a failure (as DURABLE_AGENTS_DEBUG=1 does).")
+  boolean verbose;
+
   public static void main(String[] args) {
+    Interrupts.superviseIfChild();
     System.exit(commandLine().execute(args));
   }
 
-  /** The command line, for tests. */
+  /** The command line, for tests; failures print as {@link Failures} says. */
   public static CommandLine commandLine() {
-    return new CommandLine(new StarterMain()).setCaseInsensitiveEnumValuesAllowed(true);
+    return Failures.install(new CommandLine(new StarterMain()).setCaseInsensitiveEnumValuesAllowed(true));
   }
 }

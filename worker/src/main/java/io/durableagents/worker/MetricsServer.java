@@ -29,7 +29,27 @@ public final class MetricsServer implements AutoCloseable {
   private final Scope scope;
   private final HttpServer server;
 
+  /**
+   * The address the endpoint listens on: {@value #DEFAULT_HOST} (this machine only) unless this
+   * variable says otherwise, e.g. {@code 0.0.0.0} in a container whose port is published.
+   */
+  public static final String HOST_VARIABLE = "DURABLE_AGENTS_METRICS_HOST";
+
+  public static final String DEFAULT_HOST = "127.0.0.1";
+
+  /** The host {@code env} asks for in {@value #HOST_VARIABLE}, else {@value #DEFAULT_HOST}. */
+  public static String host(java.util.Map<String, String> env) {
+    String host = env.get(HOST_VARIABLE);
+    return host == null || host.isBlank() ? DEFAULT_HOST : host.trim();
+  }
+
+  /** Listens on {@value #DEFAULT_HOST}. */
   public MetricsServer(int port, BooleanSupplier healthy) {
+    this(DEFAULT_HOST, port, healthy);
+  }
+
+  /** Listens on {@code host} ({@code 0.0.0.0} for every interface). */
+  public MetricsServer(String host, int port, BooleanSupplier healthy) {
     // the JVM's own: heap, threads, GC and CPU, to size workers (jvm_*, process_*)
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
@@ -39,9 +59,10 @@ public final class MetricsServer implements AutoCloseable {
         .reporter(new MicrometerClientStatsReporter(registry))
         .reportEvery(Duration.ofSeconds(1));
     try {
-      server = HttpServer.create(new InetSocketAddress(port), 0);
+      server = HttpServer.create(new InetSocketAddress(host, port), 0);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen on metrics port " + port, e);
+      throw new UncheckedIOException("cannot listen on metrics port " + host + ":" + port
+          + " (DURABLE_AGENTS_METRICS_PORT, " + HOST_VARIABLE + ")", e);
     }
     server.createContext("/metrics", exchange -> {
       byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);

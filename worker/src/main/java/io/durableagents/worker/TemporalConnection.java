@@ -58,6 +58,23 @@ public final class TemporalConnection {
     return a == null || a.isBlank() ? DEFAULT_ADDRESS : a;
   }
 
+  /**
+   * Where {@link #address()} came from, for messages: {@code TEMPORAL_ADDRESS}, Temporal's config
+   * file (with its profile), or the default.
+   */
+  public String addressSource() {
+    String fromEnv = env.get("TEMPORAL_ADDRESS");
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      return "from TEMPORAL_ADDRESS";
+    }
+    String a = profile.getAddress();
+    if (a != null && !a.isBlank()) {
+      String name = env.getOrDefault("TEMPORAL_PROFILE", "default");
+      return "from Temporal's config file, profile " + name;
+    }
+    return "the default; set TEMPORAL_ADDRESS for another";
+  }
+
   /** The namespace to use. */
   public String namespace() {
     String n = profile.getNamespace();

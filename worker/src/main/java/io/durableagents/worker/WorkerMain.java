@@ -40,7 +40,7 @@ public final class WorkerMain {
     TemporalConnection connection = TemporalConnection.fromEnvironment(env);
     WorkerFactory[] factoryRef = new WorkerFactory[1];
     MetricsServer metrics = settings.metricsPort() == null ? null
-        : new MetricsServer(settings.metricsPort(),
+        : new MetricsServer(MetricsServer.host(env), settings.metricsPort(),
             () -> factoryRef[0] != null && factoryRef[0].isStarted() && !factoryRef[0].isShutdown());
     if (metrics != null) {
       pluginBuilder.setMeterRegistry(metrics.registry());

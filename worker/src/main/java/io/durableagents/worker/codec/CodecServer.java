@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.List;
 
 /**
@@ -44,7 +45,7 @@ public final class CodecServer implements AutoCloseable {
           send(exchange, 404, "POST /decode or /encode\n");
           return;
         }
-        if (token != null && !("Bearer " + token).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+        if (token != null && !authorized(token, exchange.getRequestHeaders().getFirst("Authorization"))) {
           send(exchange, 401, "unauthorized\n");
           return;
         }
@@ -59,6 +60,29 @@ public final class CodecServer implements AutoCloseable {
       }
     });
     server.start();
+  }
+
+  /** Whether {@code header} is {@code Bearer <token>}, compared in constant time. */
+  static boolean authorized(String token, String header) {
+    byte[] expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+    byte[] given = (header == null ? "" : header).getBytes(StandardCharsets.UTF_8);
+    return MessageDigest.isEqual(expected, given);
+  }
+
+  /**
+   * Whether {@code host} is this machine only (localhost, 127.x, ::1): a codec server there decrypts
+   * for local callers only.
+   */
+  public static boolean isLoopback(String host) {
+    String h = host.replace("[", "").replace("]", "").trim();
+    if (h.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    try {
+      return java.net.InetAddress.getByName(h).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
   }
 
   private static void send(HttpExchange exchange, int status, String body) throws IOException {

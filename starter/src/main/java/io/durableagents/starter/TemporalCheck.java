@@ -1,0 +1,111 @@
+package io.durableagents.starter;
+
+import io.durableagents.worker.TemporalConnection;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Connects to Temporal and checks, within seconds, that what answers there is Temporal: a {@code
+ * GetSystemInfo} call with a short deadline. Nothing else listening, something that is not Temporal
+ * (a web server, a TCP port that never answers), a malformed address and refused credentials each
+ * become one line naming the address and where it came from, instead of a trace after the client's
+ * own retries.
+ *
+ * <pre>{@code
+ * WorkflowServiceStubs service = TemporalCheck.connect(connection);
+ * }</pre>
+ */
+final class TemporalCheck {
+  /** How long Temporal has to answer the check. */
+  static final Duration DEADLINE = Duration.ofSeconds(5);
+
+  private TemporalCheck() {}
+
+  /**
+   * Connects and checks that Temporal answers.
+   *
+   * @throws CommandFailure naming the address and its source when it does not
+   */
+  static WorkflowServiceStubs connect(TemporalConnection connection) {
+    WorkflowServiceStubs service;
+    try {
+      service = connection.connect(null);
+    } catch (RuntimeException e) {
+      throw malformed(connection, e);
+    }
+    try {
+      require(service, connection);
+      return service;
+    } catch (RuntimeException e) {
+      service.shutdownNow();
+      throw e;
+    }
+  }
+
+  /**
+   * Checks that Temporal answers on {@code service}.
+   *
+   * @throws CommandFailure naming the address and its source when it does not
+   */
+  static void require(WorkflowServiceStubs service, TemporalConnection connection) {
+    try {
+      service.blockingStub().withDeadlineAfter(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+          .getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
+    } catch (StatusRuntimeException e) {
+      throw failure(connection, e.getStatus(), e);
+    } catch (IllegalArgumentException e) {
+      throw malformed(connection, e);
+    }
+  }
+
+  private static String where(TemporalConnection connection) {
+    return connection.address() + " (" + connection.addressSource() + ")";
+  }
+
+  private static CommandFailure malformed(TemporalConnection connection, RuntimeException e) {
+    return new CommandFailure(Failures.USAGE, "'" + connection.address() + "' ("
+        + connection.addressSource() + ") is not a Temporal address: "
+        + Failures.firstLine(Failures.report(e).message()),
+        "Give it as host:port, e.g. TEMPORAL_ADDRESS=127.0.0.1:7233.", e);
+  }
+
+  private static CommandFailure failure(TemporalConnection connection, Status status, Throwable e) {
+    String detail = status.getCode() + (status.getDescription() == null ? ""
+        : ": " + Failures.firstLine(status.getDescription()));
+    String startHint = connection.isDefaultAddress()
+        ? "Start one: 'durable-agents dev-server' in another terminal (or 'demo', which starts its own)."
+        : "Check TEMPORAL_ADDRESS, or start Temporal there.";
+    switch (status.getCode()) {
+      case UNAVAILABLE:
+        if (refused(e)) {
+          return new CommandFailure(Failures.UNAVAILABLE, "no Temporal at " + where(connection)
+              + ": connection refused", startHint, e);
+        }
+        return new CommandFailure(Failures.UNAVAILABLE, "cannot reach Temporal at " + where(connection)
+            + " (" + detail + "); if something listens there, it is not Temporal", startHint, e);
+      case UNAUTHENTICATED:
+      case PERMISSION_DENIED:
+        return new CommandFailure(Failures.UNAVAILABLE, "Temporal at " + where(connection)
+            + " refused the credentials (" + detail + ")",
+            "Check TEMPORAL_API_KEY, the TLS settings (TEMPORAL_TLS*) and TEMPORAL_NAMESPACE.", e);
+      default:
+        return new CommandFailure(Failures.UNAVAILABLE, "what listens at " + where(connection)
+            + " does not answer as Temporal within " + DEADLINE.toSeconds() + " s (" + detail + ")",
+            startHint, e);
+    }
+  }
+
+  private static boolean refused(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof java.net.ConnectException
+          || (c.getMessage() != null && c.getMessage().contains("Connection refused"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
