@@ -37,9 +37,7 @@ final class DescribeCommand implements Callable<Integer> {
                 .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId)).build())
             .getWorkflowExecutionInfo();
       } catch (StatusRuntimeException e) {
-        System.err.println("describe: no run '" + workflowId + "' on " + connection.address()
-            + " (" + e.getStatus().getCode() + ")");
-        return 1;
+        throw Failures.about("'" + workflowId + "' on " + connection.address(), e);
       }
       System.out.println("Workflow id:   " + workflowId);
       System.out.println("Type:          " + info.getType().getName());

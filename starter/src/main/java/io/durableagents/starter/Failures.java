@@ -88,8 +88,13 @@ final class Failures {
           "'list' shows the runs.");
     }
     if (t instanceof WorkflowQueryException) {
-      return new Report(FAILED, "the query failed: " + firstLine(innermostMessage(t)),
-          "Is it a simulation, and is a worker running?");
+      String why = shorten(stripPrefixes(firstLine(innermostMessage(t))));
+      if (innermostMessage(t).contains("IllegalArgumentException")) {
+        // the workflow refused the query's argument: an agent or a step it does not have
+        return new Report(NOT_FOUND, why, "'world <workflow id>' lists the agents.");
+      }
+      return new Report(FAILED, "the query failed: " + why,
+          "Is it a simulation, and is a worker running ('describe <workflow id>')?");
     }
     StatusRuntimeException status = find(t, StatusRuntimeException.class);
     if (status != null) {
@@ -186,7 +191,9 @@ final class Failures {
       case UNAUTHENTICATED, PERMISSION_DENIED -> new Report(UNAVAILABLE,
           "Temporal refused the credentials (" + status.getCode() + ": " + description + ")",
           "Check TEMPORAL_API_KEY or the TLS settings (TEMPORAL_TLS*), and TEMPORAL_NAMESPACE.");
-      case NOT_FOUND -> new Report(NOT_FOUND, description, "'list' shows the runs.");
+      case NOT_FOUND -> description.matches("(?i)^namespace\\b.*not found.*")
+          ? new Report(NOT_FOUND, description, "Check TEMPORAL_NAMESPACE, or create the namespace.")
+          : new Report(NOT_FOUND, "no such run", "'list' shows the simulation runs.");
       case INVALID_ARGUMENT, ALREADY_EXISTS, FAILED_PRECONDITION, OUT_OF_RANGE -> new Report(USAGE,
           description, null);
       default -> new Report(FAILED, "Temporal answered " + status.getCode() + ": " + description,
@@ -253,6 +260,16 @@ final class Failures {
   private static String describe(Throwable t) {
     return t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName()
         : t.getClass().getSimpleName() + ": " + firstLine(t.getMessage());
+  }
+
+  /** Drops gRPC's and Java's prefixes: {@code INVALID_ARGUMENT: java.lang.IllegalArgumentException: no agent}. */
+  static String stripPrefixes(String message) {
+    return message.replaceFirst("^[A-Z_]+: ", "").replaceFirst("^([a-z]\\w*\\.)+[A-Z]\\w*(Exception|Error|Failure): ", "");
+  }
+
+  /** At most 300 characters: a list of a thousand agents is not a message. */
+  static String shorten(String message) {
+    return message.length() <= 300 ? message : message.substring(0, 297) + "...";
   }
 
   static String firstLine(String text) {
@@ -327,11 +344,16 @@ final class Failures {
       CommandLine cmd = ex.getCommandLine();
       java.io.PrintWriter w = cmd.getErr();
       String name = commandName(cmd);
-      w.println(name + ": " + firstLine(ex.getMessage()));
+      String root = cmd.getCommandSpec().root().name();
+      if (name.equals(root) && ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
+          && !u.getUnmatched().get(0).startsWith("-")) {
+        w.println(name + ": '" + u.getUnmatched().get(0) + "' is not a command");
+      } else {
+        w.println(name + ": " + firstLine(ex.getMessage()));
+      }
       if (ex instanceof UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
         w.println("  Did you mean: " + String.join(" or ", unmatched.getSuggestions()) + "?");
       }
-      String root = cmd.getCommandSpec().root().name();
       w.println("  Usage: " + root + " " + (name.equals(root) ? "COMMAND" : name) + " [OPTIONS]"
           + (cmd.getCommandSpec().positionalParameters().isEmpty() ? "" : " " + positionals(cmd))
           + "; '" + root + " help" + (name.equals(root) ? "" : " " + name) + "' lists "

@@ -27,7 +27,7 @@ final class SimulationControl {
       try {
         return action.apply(client.newWorkflowStub(SimulationWorkflow.class, workflowId));
       } catch (RuntimeException e) {
-        throw Failures.about("'" + workflowId + "' on " + connection.address() + " did not answer", e);
+        throw Failures.about("'" + workflowId + "' on " + connection.address(), e);
       }
     } finally {
       service.shutdown();

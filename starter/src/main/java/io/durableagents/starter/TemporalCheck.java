@@ -68,8 +68,7 @@ final class TemporalCheck {
 
   private static CommandFailure malformed(TemporalConnection connection, RuntimeException e) {
     return new CommandFailure(Failures.USAGE, "'" + connection.address() + "' ("
-        + connection.addressSource() + ") is not a Temporal address: "
-        + Failures.firstLine(Failures.report(e).message()),
+        + connection.addressSource() + ") is not a host:port address",
         "Give it as host:port, e.g. TEMPORAL_ADDRESS=127.0.0.1:7233.", e);
   }
 
@@ -94,8 +93,9 @@ final class TemporalCheck {
             "Check TEMPORAL_API_KEY, the TLS settings (TEMPORAL_TLS*) and TEMPORAL_NAMESPACE.", e);
       default:
         return new CommandFailure(Failures.UNAVAILABLE, "what listens at " + where(connection)
-            + " does not answer as Temporal within " + DEADLINE.toSeconds() + " s (" + detail + ")",
-            startHint, e);
+            + " does not answer as Temporal"
+            + (status.getCode() == Status.Code.DEADLINE_EXCEEDED ? " within " + DEADLINE.toSeconds() + " s" : "")
+            + " (" + detail + ")", startHint, e);
     }
   }
 
