@@ -30,6 +30,27 @@ final class CodecServerCommand implements Callable<Integer> {
   /** The bearer token the codec server requires. */
   static final String TOKEN_VARIABLE = "DURABLE_AGENTS_CODEC_TOKEN";
 
+  /**
+   * Refuses a host beyond this machine without a token (the server decrypts every payload for whoever
+   * asks), unless {@code insecure}, which warns on {@code err}.
+   *
+   * @throws CommandFailure when refused
+   */
+  static void checkExposure(String host, String token, boolean insecure, java.io.PrintStream err) {
+    boolean tokenSet = token != null && !token.isBlank();
+    if (tokenSet || CodecServer.isLoopback(host)) {
+      return;
+    }
+    if (!insecure) {
+      throw CommandFailure.usage("--host " + host + " opens the codec server beyond this machine, and "
+          + TOKEN_VARIABLE + " is not set: anyone who reaches it could decrypt every payload",
+          "Set " + TOKEN_VARIABLE + " (the UI then sends it as a bearer token), keep --host 127.0.0.1, "
+              + "or add --insecure if you really mean it.");
+    }
+    err.println("codec-server: WARNING: --insecure: listening on " + host + " without a token; "
+        + "anyone who reaches it can decrypt every payload.");
+  }
+
   @Override
   public Integer call() throws InterruptedException {
     AesGcmPayloadCodec codec;
@@ -44,17 +65,7 @@ final class CodecServerCommand implements Callable<Integer> {
       return 2;
     }
     String token = System.getenv(TOKEN_VARIABLE);
-    boolean tokenSet = token != null && !token.isBlank();
-    if (!tokenSet && !CodecServer.isLoopback(host)) {
-      if (!insecure) {
-        throw CommandFailure.usage("--host " + host + " opens the codec server beyond this machine, and "
-            + TOKEN_VARIABLE + " is not set: anyone who reaches it could decrypt every payload",
-            "Set " + TOKEN_VARIABLE + " (the UI then sends it as a bearer token), keep --host 127.0.0.1, "
-                + "or add --insecure if you really mean it.");
-      }
-      System.err.println("codec-server: WARNING: --insecure: listening on " + host + " without a token; "
-          + "anyone who reaches port " + port + " can decrypt every payload.");
-    }
+    checkExposure(host, token, insecure, System.err);
     StartChecks.port("--port", host, port);
     CodecServer server = new CodecServer(host, port, codec, uiOrigin, token == null || token.isBlank() ? null : token);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));

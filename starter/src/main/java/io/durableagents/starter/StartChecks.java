@@ -45,8 +45,8 @@ final class StartChecks {
           + MAX_ID_LENGTH, "Choose a shorter id.");
     }
     if (!id.equals(id.strip()) || id.chars().anyMatch(Character::isISOControl)) {
-      throw CommandFailure.usage(option + " '" + id.strip() + "' has leading or trailing spaces or control "
-          + "characters", "Choose an id of letters, digits, '-', '_' and '.'.");
+      throw CommandFailure.usage(option + " has leading or trailing spaces or control characters",
+          "Choose an id of letters, digits, '-', '_' and '.'.");
     }
   }
 
