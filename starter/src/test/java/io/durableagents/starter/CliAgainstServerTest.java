@@ -1,0 +1,288 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The failures that need a Temporal (or something that is not one), through the real command line in
+ * its own process: an unreachable address, a malformed one, a web server and a silent TCP port where
+ * Temporal should be; start-up checks that must not start a workflow; an id already running; an
+ * unknown agent; runs that fail because the worker has no key; and Ctrl-C in {@code simulate}
+ * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind).
+ */
+class CliAgainstServerTest {
+  private static Path dir;
+  private static int port;
+  private static Process server;
+  private static Process worker;
+  private static WorkflowServiceStubs service;
+  private static HttpServer web;
+  private static ServerSocket silent;
+  private static final List<Socket> held = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    dir = Files.createDirectories(Path.of("target", "cli-failures"));
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    server = ChildProcesses.start("384m", dir.resolve("dev-server.log").toFile(), Map.of(),
+        "dev-server", "--port", Integer.toString(port));
+    assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000),
+        "the dev server did not start; see " + dir.resolve("dev-server.log"));
+    // a worker without any provider key, slowed so that runs last while the tests look at them
+    Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_ADDRESS", address(),
+        "DURABLE_AGENTS_RULES_DELAY_MS", "20", "OPENAI_API_KEY", "", "OPENAI_BASE_URL", "",
+        "ANTHROPIC_API_KEY", "", "DURABLE_AGENTS_MODEL", ""));
+    worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker");
+    service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget(address()).build());
+    web = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    web.createContext("/", exchange -> {
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    web.start();
+    silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    Thread acceptor = new Thread(() -> {
+      while (!silent.isClosed()) {
+        try {
+          held.add(silent.accept()); // accepts and never answers
+        } catch (Exception e) {
+          return;
+        }
+      }
+    });
+    acceptor.setDaemon(true);
+    acceptor.start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (web != null) {
+      web.stop(0);
+    }
+    if (silent != null) {
+      silent.close();
+    }
+    if (service != null) {
+      service.shutdownNow();
+    }
+    for (Process p : new Process[] {worker, server}) {
+      if (p != null) {
+        p.destroy();
+        p.waitFor(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  private static String address() {
+    return "127.0.0.1:" + port;
+  }
+
+  /** A finished command: its exit code and what it printed (stdout then stderr). */
+  record Result(int exitCode, String out, String err) {
+    String firstErrLine() {
+      return err.strip().isEmpty() ? "" : err.strip().split("\\R")[0];
+    }
+  }
+
+  /** Starts {@code durable-agents <args>} in its own JVM with {@code env} over this one's. */
+  private static Process start(String name, Map<String, String> env, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(ChildProcesses.javaBinary(), "-Xmx256m", "-cp",
+        ChildProcesses.classpath(), StarterMain.class.getName()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command)
+        .redirectOutput(dir.resolve(name + ".out").toFile())
+        .redirectError(dir.resolve(name + ".err").toFile());
+    pb.environment().remove("DURABLE_AGENTS_DEBUG");
+    pb.environment().remove("DURABLE_AGENTS_MODEL");
+    pb.environment().putAll(env);
+    return pb.start();
+  }
+
+  private static Result run(String name, Map<String, String> env, String... args) throws Exception {
+    Process p = start(name, env, args);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), name + " did not finish");
+    return result(name, p);
+  }
+
+  private static Result result(String name, Process p) throws Exception {
+    return new Result(p.exitValue(), Files.readString(dir.resolve(name + ".out")),
+        Files.readString(dir.resolve(name + ".err")));
+  }
+
+  private static Result onServer(String name, String... args) throws Exception {
+    return run(name, Map.of("TEMPORAL_ADDRESS", address()), args);
+  }
+
+  private static void assertClear(Result r, int exitCode, String firstLine) {
+    assertEquals(exitCode, r.exitCode(), r.out() + r.err());
+    assertTrue(r.firstErrLine().startsWith(firstLine), "first line: " + r.firstErrLine() + "\nexpected: " + firstLine);
+    assertTrue(r.err().strip().split("\\R").length <= 2, "a cause and a hint at most:\n" + r.err());
+    CliFailuresTest.assertNoTrace(new CliFailuresTest.Run(r.exitCode(), r.out(), r.err()));
+  }
+
+  private static int simulationRuns() {
+    return ListCommand.list(service, "default", 1000).size();
+  }
+
+  private static WorkflowExecutionStatus status(String id) {
+    return service.blockingStub().describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
+        .setNamespace("default").setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build())
+        .getWorkflowExecutionInfo().getStatus();
+  }
+
+  @Test
+  void noTemporalThereIsOneLineNamingTheAddressAndItsSource() throws Exception {
+    String[][] commands = {{"simulate"}, {"list"}, {"describe", "x"}, {"history", "x"}, {"attach", "x"},
+        {"agent-state", "x", "cop-0"}, {"pause", "x"}, {"agent", "-p", "hi", "--no-worker"}};
+    for (String[] args : commands) {
+      Result r = run("refused-" + args[0], Map.of("TEMPORAL_ADDRESS", "127.0.0.1:1"), args);
+      assertClear(r, Failures.UNAVAILABLE, args[0] + ": no Temporal at 127.0.0.1:1 (from TEMPORAL_ADDRESS): "
+          + "connection refused");
+    }
+    assertClear(run("malformed", Map.of("TEMPORAL_ADDRESS", "not a host::"), "simulate"), Failures.USAGE,
+        "simulate: 'not a host::' (from TEMPORAL_ADDRESS) is not a host:port address");
+  }
+
+  @Test
+  void somethingElseListeningIsNotMistakenForTemporal() throws Exception {
+    String webAddress = "127.0.0.1:" + web.getAddress().getPort();
+    assertClear(run("web-list", Map.of("TEMPORAL_ADDRESS", webAddress), "list"), Failures.UNAVAILABLE,
+        "list: what listens at " + webAddress + " (from TEMPORAL_ADDRESS) does not answer as Temporal");
+    String silentAddress = "127.0.0.1:" + silent.getLocalPort();
+    assertClear(run("silent-simulate", Map.of("TEMPORAL_ADDRESS", silentAddress), "simulate"),
+        Failures.UNAVAILABLE, "simulate: what listens at " + silentAddress
+            + " (from TEMPORAL_ADDRESS) does not answer as Temporal within 5 s");
+    // demo checks before it starts a worker
+    Result demo = run("web-demo", Map.of("TEMPORAL_ADDRESS", webAddress), "demo");
+    assertClear(demo, Failures.UNAVAILABLE, "demo: what listens at " + webAddress);
+    assertFalse(demo.out().contains("Starting a worker"), demo.out());
+  }
+
+  @Test
+  void startUpChecksStartNoWorkflow() throws Exception {
+    int before = simulationRuns();
+    assertClear(onServer("check-tools", "simulate", "--selected-tools", "fly", "--no-wait"), Failures.USAGE,
+        "simulate: --selected-tools: the citizen agents of epstein do not have [fly]");
+    assertClear(onServer("check-zero", "simulate", "--citizens", "0", "--cops", "0", "--no-wait"),
+        Failures.USAGE, "simulate: the epstein world has no agents");
+    assertClear(onServer("check-id", "simulate", "--id", "", "--no-wait"), Failures.USAGE, "simulate: --id is empty");
+    assertClear(onServer("check-agent-id", "agent", "-p", "hi", "--no-worker", "--id", ""), Failures.USAGE,
+        "agent: --id is empty");
+    assertEquals(before, simulationRuns(), "a check started a workflow");
+  }
+
+  @Test
+  void anIdAlreadyRunningOffersAttachAndUnknownThingsAreNotFound() throws Exception {
+    Result first = onServer("dup-1", "simulate", "--id", "cli-dup", "--steps", "400", "--no-wait");
+    assertEquals(0, first.exitCode(), first.out() + first.err());
+    assertClear(onServer("dup-2", "simulate", "--id", "cli-dup", "--no-wait"), Failures.USAGE,
+        "simulate: a run with id 'cli-dup' is already running");
+    assertTrue(onServer("dup-3", "simulate", "--id", "cli-dup", "--no-wait").err().contains("attach cli-dup"));
+    assertClear(onServer("no-agent", "agent-state", "cli-dup", "nobody-7"), Failures.NOT_FOUND,
+        "agent-state: 'cli-dup' on " + address() + ": no agent 'nobody-7'");
+    assertClear(onServer("no-history", "history", "nope"), Failures.NOT_FOUND,
+        "history: cannot read 'nope' on " + address() + ": no such run");
+    assertClear(onServer("no-describe", "describe", "nope"), Failures.NOT_FOUND,
+        "describe: 'nope' on " + address() + ": no such run");
+    Result listed = onServer("list-1", "list", "--limit", "1");
+    assertEquals(0, listed.exitCode(), listed.err());
+    assertFalse(listed.out().contains("No simulation runs"), listed.out());
+    assertEquals(2, listed.out().strip().split("\\R").length, "a header and one run:\n" + listed.out());
+  }
+
+  @Test
+  void aRunThatFailsForAMissingKeySaysWhichKey() throws Exception {
+    Result agent = onServer("no-key-agent", "agent", "--no-worker", "--model", "openai:gpt-4o-mini", "-p", "hi");
+    assertClear(agent, Failures.FAILED, "agent: the run failed: LlmProviderNotConfigured: model "
+        + "openai:gpt-4o-mini needs OPENAI_API_KEY");
+    Result sim = onServer("no-key-simulate", "simulate", "--model", "openai:gpt-4o-mini", "--steps", "1",
+        "--progress", "lines");
+    assertClear(sim, Failures.FAILED, "simulate: the run failed: LlmProviderNotConfigured: model "
+        + "openai:gpt-4o-mini needs OPENAI_API_KEY");
+    assertFalse(agent.err().contains("Activity task failed") || sim.err().contains("Activity task failed"));
+  }
+
+  @Test
+  void ctrlCInSimulateDetachesAndTheRunGoesOn() throws Exception {
+    Process p = start("interrupt-simulate", Map.of("TEMPORAL_ADDRESS", address()),
+        "simulate", "--steps", "400", "--progress", "lines");
+    String id = awaitStarted("interrupt-simulate", p);
+    interrupt(p);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "simulate did not exit after Ctrl-C");
+    Result r = result("interrupt-simulate", p);
+    assertEquals(Failures.INTERRUPTED, r.exitCode(), r.err());
+    assertTrue(r.err().contains("simulate: detached; the run goes on: attach " + id), r.err());
+    CliFailuresTest.assertNoTrace(new CliFailuresTest.Run(r.exitCode(), r.out(), r.err()));
+    assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, status(id));
+  }
+
+  @Test
+  void ctrlCInDemoStopsItsWorkerAndLeavesNoProcess() throws Exception {
+    Process p = start("interrupt-demo", Map.of("TEMPORAL_ADDRESS", address()),
+        "demo", "--steps", "400", "--progress", "lines");
+    String id = awaitStarted("interrupt-demo", p);
+    List<ProcessHandle> children = p.descendants().toList();
+    assertFalse(children.isEmpty(), "demo started no worker");
+    interrupt(p);
+    assertTrue(p.waitFor(90, TimeUnit.SECONDS), "demo did not exit after Ctrl-C");
+    Result r = result("interrupt-demo", p);
+    assertEquals(Failures.INTERRUPTED, r.exitCode(), r.err());
+    assertTrue(r.err().contains("demo: interrupted; stopping the worker"), r.err());
+    assertTrue(r.err().contains("run " + id + " stays on " + address()), r.err());
+    CliFailuresTest.assertNoTrace(new CliFailuresTest.Run(r.exitCode(), r.out(), r.err()));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (children.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertFalse(children.stream().anyMatch(ProcessHandle::isAlive), "demo left " + children);
+  }
+
+  /** Waits for the run's first step line; returns its workflow id. */
+  private static String awaitStarted(String name, Process p) throws Exception {
+    Pattern started = Pattern.compile("Started (\\S+) on ");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      String out = Files.readString(dir.resolve(name + ".out"));
+      Matcher m = started.matcher(out);
+      if (m.find() && Pattern.compile("(?m)^1/400").matcher(out).find()) {
+        return m.group(1);
+      }
+      assertTrue(p.isAlive(), name + " exited: " + out + Files.readString(dir.resolve(name + ".err")));
+      Thread.sleep(100);
+    }
+    throw new AssertionError(name + " did not report its first step");
+  }
+
+  /** Ctrl-C: SIGINT to the process. */
+  private static void interrupt(Process p) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).inheritIO().start();
+    assertEquals(0, kill.waitFor());
+  }
+}
