@@ -92,6 +92,11 @@ public final class MetricsServer implements AutoCloseable {
     return registry;
   }
 
+  /** The address it listens on. */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
   public int port() {
     return server.getAddress().getPort();
   }
