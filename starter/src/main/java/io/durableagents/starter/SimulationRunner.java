@@ -250,7 +250,11 @@ final class SimulationRunner {
     out.flush();
   }
 
-  /** Writes the CSV and the chart where {@code output} asks for them, and says where they are. */
+  /**
+   * Writes the CSV and the chart where {@code output} asks for them, and says where they are.
+   *
+   * @throws java.io.UncheckedIOException when a file cannot be written
+   */
   void writeFiles(SimulationResult r, OutputOptions output) {
     try {
       if (output.csv != null) {
@@ -261,8 +265,9 @@ final class SimulationRunner {
         ResultFiles.writeChart(r, output.chart);
         out.println("Chart (PNG): " + output.chart);
       }
-    } catch (IOException | RuntimeException e) {
-      out.println("Could not write the results: " + e.getMessage());
+    } catch (IOException e) {
+      // the run's summary is printed already; the command fails with the file's error (exit code 5)
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
