@@ -10,6 +10,8 @@ import picocli.CommandLine.Command;
 final class WorkerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
+    // one line within seconds when no Temporal answers, instead of polling an address that never will
+    TemporalCheck.connect(io.durableagents.worker.TemporalConnection.fromEnvironment()).shutdownNow();
     return WorkerMain.run(System.getenv());
   }
 }

@@ -37,6 +37,8 @@ class ComposeStackTest {
     assertTrue(Files.exists(ROOT.resolve(worker.path("build").path("dockerfile").asText())), "worker Dockerfile");
     assertEquals("temporal:7233", worker.path("environment").path("TEMPORAL_ADDRESS").asText());
     String metricsPort = worker.path("environment").path(WorkerSettings.METRICS_PORT).asText();
+    // the endpoint listens on loopback by default: the published port needs every interface
+    assertEquals("0.0.0.0", worker.path("environment").path(MetricsServer.HOST_VARIABLE).asText());
     assertTrue(metricsPort.matches("\\d+"), "the worker serves metrics: " + worker);
     assertTrue(worker.path("environment").path("OPENAI_API_KEY").asText().startsWith("${"),
         "keys come from the host's environment, never from the file");
