@@ -30,7 +30,7 @@ final class AttachCommand implements Callable<Integer> {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     Interrupts.runStarted(workflowId);
-    Interrupts.detachOnInterrupt(System.err, "attach");
+    Interrupts.detachOnInterrupt(System.err, "attach", "attach");
     try {
       SimulationRunner runner = new SimulationRunner(connection.client(service), System.out);
       SimulationResult result;

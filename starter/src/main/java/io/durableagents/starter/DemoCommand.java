@@ -39,7 +39,6 @@ final class DemoCommand implements Callable<Integer> {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
     LocalStack stack = LocalStack.start(connection, Path.of("runs", "demo"), "demo");
     try (stack) {
-      stack.stopOnInterrupt("demo", connection);
       WorkflowServiceStubs service = TemporalCheck.connect(connection);
       try {
         WorkflowClient client = connection.client(service);

@@ -16,7 +16,8 @@ import sun.misc.Signal;
  * does, so that nothing is left behind even when the parent is killed.
  *
  * <pre>{@code
- * Interrupts.onFirst("demo", () -> stack.stopGracefully(), () -> stack.killNow(), message);
+ * Interrupts.install(System.err, () -> "demo: interrupted; ...", stack::stopGracefully, stack::killNow);
+ * Interrupts.detachOnInterrupt(System.err, "simulate", "attach");
  * }</pre>
  */
 final class Interrupts {
@@ -69,8 +70,12 @@ final class Interrupts {
     });
   }
 
-  /** Handles Ctrl-C for a command that only follows a run: says it detached, and exits with 130. */
-  static void detachOnInterrupt(PrintStream err, String command) {
+  /**
+   * Handles Ctrl-C for a command that only follows a run: says it detached and how to see the run
+   * again ({@code follow <id>}: {@code attach} for simulations, {@code describe} for agent tasks), and
+   * exits with 130.
+   */
+  static void detachOnInterrupt(PrintStream err, String command, String follow) {
     handle(() -> {
       if (SIGNALS.incrementAndGet() > 1) {
         Runtime.getRuntime().halt(Failures.INTERRUPTED);
@@ -78,7 +83,7 @@ final class Interrupts {
       String id = runId;
       err.println();
       err.println(command + ": detached; " + (id == null ? "nothing was started."
-          : "the run goes on: attach " + id));
+          : "the run goes on: " + follow + " " + id));
       err.flush();
       System.exit(Failures.INTERRUPTED);
     });

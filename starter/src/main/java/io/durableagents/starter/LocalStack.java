@@ -42,6 +42,8 @@ final class LocalStack implements AutoCloseable {
       throws IOException, InterruptedException {
     Files.createDirectories(logs);
     LocalStack stack = new LocalStack();
+    // from here on, Ctrl-C stops what was started, in order, and says what became of the run
+    stack.stopOnInterrupt(command, connection);
     try {
       if (connection.isDefaultAddress() && !ChildProcesses.listening("127.0.0.1", 7233)) {
         File log = logs.resolve("dev-server.log").toFile();
@@ -81,7 +83,11 @@ final class LocalStack implements AutoCloseable {
 
   private String interruptMessage(String command, TemporalConnection connection) {
     String id = Interrupts.runId();
-    String run = id == null ? "the run" : "run " + id;
+    if (id == null) {
+      return command + ": interrupted before a run started; stopping what it started (Ctrl-C again to stop "
+          + "at once).";
+    }
+    String run = "run " + id;
     if (ownsServer) {
       return command + ": interrupted; stopping the worker, then the embedded Temporal (Ctrl-C again to "
           + "stop at once).\n  The embedded Temporal keeps runs in memory: " + run + " ends with it. To keep "
@@ -90,7 +96,7 @@ final class LocalStack implements AutoCloseable {
     }
     return command + ": interrupted; stopping the worker (Ctrl-C again to stop at once).\n  " + run
         + " stays on " + connection.address() + " and goes on when a worker runs: 'durable-agents worker'"
-        + (id != null && id.startsWith("sim-") ? ", then 'attach " + id + "'." : ", then 'describe " + id + "'.");
+        + (command.equals("demo") ? ", then 'attach " + id + "'." : ", then 'describe " + id + "'.");
   }
 
   /** Whether this stack started the Temporal it uses (in memory: its runs end with it). */

@@ -41,7 +41,7 @@ final class SimulateCommand implements Callable<Integer> {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     if (!noWait) {
-      Interrupts.detachOnInterrupt(System.err, "simulate");
+      Interrupts.detachOnInterrupt(System.err, "simulate", "attach");
     }
     try {
       return run(connection, connection.client(service),

@@ -31,11 +31,10 @@ final class SingleRun {
     LocalStack stack = null;
     if (!noWorker) {
       stack = LocalStack.start(connection, Path.of("runs", "agent"), command);
-      stack.stopOnInterrupt(command, connection);
       Interrupts.runStarted(workflowId);
     } else {
       Interrupts.runStarted(workflowId);
-      Interrupts.detachOnInterrupt(System.err, command);
+      Interrupts.detachOnInterrupt(System.err, command, "describe");
     }
     try {
       WorkflowServiceStubs service = TemporalCheck.connect(connection);

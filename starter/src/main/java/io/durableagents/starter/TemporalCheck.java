@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Connects to Temporal and checks, within seconds, that what answers there is Temporal: a {@code
- * GetSystemInfo} call with a short deadline. Nothing else listening, something that is not Temporal
+ * GetSystemInfo} call with a short deadline (tried again for up to 15 s while it only runs out of time). Nothing else listening, something that is not Temporal
  * (a web server, a TCP port that never answers), a malformed address and refused credentials each
  * become one line naming the address and where it came from, instead of a trace after the client's
  * own retries.
@@ -20,8 +20,14 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 final class TemporalCheck {
-  /** How long Temporal has to answer the check. */
+  /** How long Temporal has to answer one try of the check. */
   static final Duration DEADLINE = Duration.ofSeconds(5);
+
+  /**
+   * How long it has in all: a call that runs out of time is tried again until then (a loaded machine
+   * may take a few seconds to open the connection); a refused connection fails at once.
+   */
+  static final Duration BUDGET = Duration.ofSeconds(15);
 
   private TemporalCheck() {}
 
@@ -52,13 +58,20 @@ final class TemporalCheck {
    * @throws CommandFailure naming the address and its source when it does not
    */
   static void require(WorkflowServiceStubs service, TemporalConnection connection) {
-    try {
-      service.blockingStub().withDeadlineAfter(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
-          .getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
-    } catch (StatusRuntimeException e) {
-      throw failure(connection, e.getStatus(), e);
-    } catch (IllegalArgumentException e) {
-      throw malformed(connection, e);
+    long giveUp = System.nanoTime() + BUDGET.toNanos();
+    while (true) {
+      try {
+        service.blockingStub().withDeadlineAfter(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+            .getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
+        return;
+      } catch (StatusRuntimeException e) {
+        // a busy machine may take longer than one deadline to connect: ask again, within the budget
+        if (e.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED || System.nanoTime() >= giveUp) {
+          throw failure(connection, e.getStatus(), e);
+        }
+      } catch (IllegalArgumentException e) {
+        throw malformed(connection, e);
+      }
     }
   }
 
@@ -94,7 +107,7 @@ final class TemporalCheck {
       default:
         return new CommandFailure(Failures.UNAVAILABLE, "what listens at " + where(connection)
             + " does not answer as Temporal"
-            + (status.getCode() == Status.Code.DEADLINE_EXCEEDED ? " within " + DEADLINE.toSeconds() + " s" : "")
+            + (status.getCode() == Status.Code.DEADLINE_EXCEEDED ? " within " + BUDGET.toSeconds() + " s" : "")
             + " (" + detail + ")", startHint, e);
     }
   }
