@@ -210,10 +210,8 @@ public final class ReWooReasoning {
    */
   private MadePlan makePlan(List<ChatTurn> messages, List<String> tools) {
     AgentStepInput in = runtime.input();
-    int maxSteps = in.options().maxPlanSteps();
     LlmResponse first = plannerCall(messages, tools);
-    ReWooPlanValidator.Result checked =
-        ReWooPlanValidator.validate(first.text(), first.toolCalls(), in.tools(), tools, maxSteps);
+    ReWooPlanValidator.Result checked = checkPlan(first, tools);
     if (checked.valid()) {
       return new MadePlan(first.text(), checked.steps());
     }
@@ -222,8 +220,7 @@ public final class ReWooReasoning {
         first.text() == null || first.text().isBlank() ? "(no plan)" : first.text(), List.of()));
     retry.add(ChatTurn.user(ReWooPrompts.correction(checked.errors())));
     LlmResponse second = plannerCall(retry, tools);
-    ReWooPlanValidator.Result rechecked =
-        ReWooPlanValidator.validate(second.text(), second.toolCalls(), in.tools(), tools, maxSteps);
+    ReWooPlanValidator.Result rechecked = checkPlan(second, tools);
     if (rechecked.valid()) {
       return new MadePlan(second.text(), rechecked.steps());
     }
@@ -232,6 +229,17 @@ public final class ReWooReasoning {
             + "\nErrors of the corrected plan:\n- " + String.join("\n- ", rechecked.errors())
             + "\nErrors of the first plan:\n- " + String.join("\n- ", checked.errors()),
         StrategyFailureTypes.INVALID_PLAN);
+  }
+
+  /** A planner's answer checked; a plan cut at an output limit is rejected as cut, whatever its text. */
+  private ReWooPlanValidator.Result checkPlan(LlmResponse plan, List<String> tools) {
+    AgentStepInput in = runtime.input();
+    if (plan.wasCut()) {
+      return ReWooPlanValidator.rejected("the plan was cut at the output limit before it ended:"
+          + " write a shorter plan (fewer steps, shorter arguments)");
+    }
+    return ReWooPlanValidator.validate(plan.text(), plan.toolCalls(), in.tools(), tools,
+        in.options().maxPlanSteps());
   }
 
   private LlmResponse plannerCall(List<ChatTurn> messages, List<String> tools) {
