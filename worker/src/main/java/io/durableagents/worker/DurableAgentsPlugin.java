@@ -200,7 +200,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       builder.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
     }
     if (TaskQueues.LLM.equals(taskQueue) && llmCallsPerSecond != null) {
+      // The task queue's rate holds across workers on a real server; Temporal's test server (the
+      // embedded default) ignores it. The worker's own rate holds everywhere, per worker process.
       builder.setMaxTaskQueueActivitiesPerSecond(llmCallsPerSecond);
+      builder.setMaxWorkerActivitiesPerSecond(llmCallsPerSecond);
     }
     if (TaskQueues.LLM.equals(taskQueue)) {
       // A model call mostly waits on the network: many run at once (the SDK's default is 200).

@@ -258,8 +258,9 @@ public final class LlmActivitiesImpl implements LlmActivities {
     }
     var info = context.getInfo();
     int attempt = info.getAttempt();
-    Duration before = Duration.ofMillis(
-        Math.max(0, info.getCurrentAttemptScheduledTimestamp() - info.getScheduledTimestamp()));
+    // This attempt's start (after the backoff before it), both on the server's clock.
+    long attemptStart = Math.max(info.getStartedTimestamp(), info.getCurrentAttemptScheduledTimestamp());
+    Duration before = Duration.ofMillis(Math.max(0, attemptStart - info.getScheduledTimestamp()));
     Duration elapsed = before.plus(thisAttempt);
     Duration next = LlmRetryBudget.backoffAfter(attempt);
     if (failure.getNextRetryDelay() != null && failure.getNextRetryDelay().compareTo(next) > 0) {

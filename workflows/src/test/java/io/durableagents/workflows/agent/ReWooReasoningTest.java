@@ -282,6 +282,21 @@ class ReWooReasoningTest {
     assertTrue(toolRequests.isEmpty(), "no tool runs for an invalid plan");
   }
 
+  @Test
+  void aCutPlanIsRejectedAsCutNotAsBadJsonAndTheModelIsToldToShortenIt() {
+    llm.cutPlan("{\"plan\":[{\"id\":\"E1\",\"tool\":\"calcul").cutPlan("[{\"id\":\"E1\"");
+
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class, () -> task("7?", rewoo()));
+
+    ApplicationFailure failure = assertInstanceOf(ApplicationFailure.class, e.getCause());
+    assertEquals(StrategyFailureTypes.INVALID_PLAN, failure.getType());
+    String message = failure.getOriginalMessage();
+    assertTrue(message.contains("the plan was cut at the output limit"), message);
+    assertFalse(message.contains("not JSON"), message);
+    assertTrue(llm.requests.get(1).messages().get(llm.requests.get(1).messages().size() - 1).text()
+        .contains("write a shorter plan"), "the correction asks for a shorter plan");
+  }
+
   // ---------------------------------------------------------------- simulations
 
   private AgentStepResult simStep(String role, Observation obs, Plan plan, AgentOptions options) {
