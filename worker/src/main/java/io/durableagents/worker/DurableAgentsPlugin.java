@@ -7,6 +7,7 @@ import io.durableagents.activities.payload.PayloadGuard;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.durableagents.activities.llm.LlmActivitiesImpl;
+import io.durableagents.activities.llm.LlmCallRateLimiter;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.activities.rules.RulePolicy;
 import io.durableagents.activities.rules.RulesChatModel;
@@ -113,7 +114,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     }
     b.models.forEach(models::register);
     AgentMetrics metrics = new AgentMetrics(b.meterRegistry);
-    this.llmActivities = new LlmActivitiesImpl(models.build(), tools, metrics, b.payloadGuard);
+    this.llmActivities = new LlmActivitiesImpl(models.build(), tools, metrics, b.payloadGuard,
+        LlmCallRateLimiter.perSecond(b.llmCallsPerSecond));
     this.toolActivities = new ToolActivitiesImpl(tools, metrics, b.payloadGuard);
     this.stickyExecution = b.stickyExecution;
     this.llmCallsPerSecond = b.llmCallsPerSecond;

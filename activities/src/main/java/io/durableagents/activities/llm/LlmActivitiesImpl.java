@@ -113,6 +113,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
   private final ToolRegistry tools;
   private final AgentMetrics metrics;
   private final PayloadGuard guard;
+  private final LlmCallRateLimiter rateLimiter;
 
   /** An activity with no metrics and the default payload guard. */
   public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools) {
@@ -121,10 +122,20 @@ public final class LlmActivitiesImpl implements LlmActivities {
 
   public LlmActivitiesImpl(
       ChatModelProvider models, ToolRegistry tools, AgentMetrics metrics, PayloadGuard guard) {
+    this(models, tools, metrics, guard, null);
+  }
+
+  /**
+   * An activity whose calls to the model start within {@code rateLimiter} (null: no limit), this worker
+   * process's share of {@code DURABLE_AGENTS_LLM_RATE_LIMIT}.
+   */
+  public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools, AgentMetrics metrics,
+      PayloadGuard guard, LlmCallRateLimiter rateLimiter) {
     this.models = models;
     this.tools = tools;
     this.metrics = metrics;
     this.guard = guard;
+    this.rateLimiter = rateLimiter;
   }
 
   @Override
@@ -386,7 +397,14 @@ public final class LlmActivitiesImpl implements LlmActivities {
     ChatResponse response = null;
     RuntimeException failure = null;
     try {
+      if (rateLimiter != null) {
+        // Waits within the worker's rate limit; the side thread heartbeats meanwhile.
+        rateLimiter.acquire();
+      }
       response = model.chat(request);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failure = new IllegalStateException("interrupted while waiting for the LLM rate limit", e);
     } catch (RuntimeException e) {
       failure = e;
     }
