@@ -95,6 +95,26 @@ class ModelFailuresTest {
   }
 
   @Test
+  void aReWooPlanCutAtTheOutputLimitIsRejectedAsCut() {
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class,
+        () -> run(Behaviour.CUT_AT_LENGTH, Strategy.REWOO));
+    ApplicationFailure f = assertInstanceOf(ApplicationFailure.class, e.getCause());
+    assertEquals(io.durableagents.workflows.agent.StrategyFailureTypes.INVALID_PLAN, f.getType());
+    assertTrue(f.getOriginalMessage().contains("the plan was cut at the output limit"), f.getOriginalMessage());
+    assertFalse(f.getOriginalMessage().contains("Illegal unquoted character"), f.getOriginalMessage());
+    assertEquals(2, server.requests(), "the first plan and its correction");
+  }
+
+  @Test
+  void anEmptyReWooPlanIsRejectedWithAReason() {
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class,
+        () -> run(Behaviour.EMPTY_CONTENT, Strategy.REWOO));
+    ApplicationFailure f = assertInstanceOf(ApplicationFailure.class, e.getCause());
+    assertEquals(io.durableagents.workflows.agent.StrategyFailureTypes.INVALID_PLAN, f.getType());
+    assertTrue(f.getOriginalMessage().contains("the plan is empty"), f.getOriginalMessage());
+  }
+
+  @Test
   void aCompleteAnswerHasNoProblem() throws Exception {
     AgentTaskResult r = run(Behaviour.OK, Strategy.REACT);
     assertNull(r.answerProblem());

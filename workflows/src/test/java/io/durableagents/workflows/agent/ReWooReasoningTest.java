@@ -283,6 +283,26 @@ class ReWooReasoningTest {
   }
 
   @Test
+  void anEmptySolverAnswerIsAskedForOnceMoreThenReportedAsEmpty() {
+    llm.plan(plan(step("E1", "calculator", "{\"expression\":\"6*7\"}"))).text("").text(" ");
+    tool = r -> ok(r, "42");
+    AgentTaskResult result = task("6*7?", rewoo());
+    assertEquals(3, llm.requests.size(), "planner, solver, solver again");
+    assertTrue(llm.requests.get(2).messages().get(llm.requests.get(2).messages().size() - 1).text()
+        .contains("Your answer was empty"));
+    assertEquals(AgentTaskResult.EMPTY, result.answerProblem());
+  }
+
+  @Test
+  void aSolverThatCorrectsItselfGivesACompleteAnswer() {
+    llm.plan(plan(step("E1", "calculator", "{\"expression\":\"6*7\"}"))).text("").text("42");
+    tool = r -> ok(r, "42");
+    AgentTaskResult result = task("6*7?", rewoo());
+    assertEquals("42", result.answer());
+    assertTrue(result.answered());
+  }
+
+  @Test
   void aCutPlanIsRejectedAsCutNotAsBadJsonAndTheModelIsToldToShortenIt() {
     llm.cutPlan("{\"plan\":[{\"id\":\"E1\",\"tool\":\"calcul").cutPlan("[{\"id\":\"E1\"");
 

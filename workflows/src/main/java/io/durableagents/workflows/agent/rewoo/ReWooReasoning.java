@@ -24,6 +24,7 @@ import io.durableagents.workflows.task.AgentTaskResult;
 import io.durableagents.workflows.tools.ToolCallOptions;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -82,6 +83,9 @@ import java.util.Map;
  * }</pre>
  */
 public final class ReWooReasoning {
+  /** The change id of asking the solver once more after an empty or cut answer. */
+  static final String SOLVER_CORRECTION_CHANGE = "rewoo-solver-correction";
+
   private final AgentRuntime runtime;
   private final ScenarioPrompts prompts;
 
@@ -117,10 +121,20 @@ public final class ReWooReasoning {
       all.addAll(last);
     }
 
-    LlmResponse solved = runtime.chat(
-        List.of(ChatTurn.system(ReWooPrompts.solverSystem()),
-            ChatTurn.user(ReWooPrompts.solverUser(task, all))),
-        List.of(), ToolChoice.NONE, ReWooPrompts.SOLVE_PURPOSE);
+    List<ChatTurn> solver = List.of(ChatTurn.system(ReWooPrompts.solverSystem()),
+        ChatTurn.user(ReWooPrompts.solverUser(task, all)));
+    LlmResponse solved = runtime.chat(solver, List.of(), ToolChoice.NONE, ReWooPrompts.SOLVE_PURPOSE);
+    if ((solved.answeredNothing() || solved.wasCut())
+        && Workflow.getVersion(SOLVER_CORRECTION_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      // An empty or cut answer is shown to the solver once; the second answer stands.
+      List<ChatTurn> again = new ArrayList<>(solver);
+      again.add(ChatTurn.assistant(solved.text() == null || solved.text().isBlank()
+          ? "(no answer)" : solved.text(), List.of()));
+      again.add(ChatTurn.user(solved.answeredNothing()
+          ? "Your answer was empty. Answer the task from the evidence."
+          : "Your answer was cut off at the output limit. Give a shorter, complete answer."));
+      solved = runtime.chat(again, List.of(), ToolChoice.NONE, ReWooPrompts.SOLVE_PURPOSE);
+    }
     String answer = solved.text() == null ? "" : solved.text();
     Plan lastPlan = new Plan(in.observation().step(), plan.text(), 1, plan.steps(),
         plan.steps().size(), last);
