@@ -78,10 +78,19 @@ import org.slf4j.LoggerFactory;
  * with tool choice NONE, it is a ReWOO planner call: the answer's plan steps are returned as tool
  * calls, each checked against its tool's schema with placeholders allowed ({@link ReWooPlanCalls}).
  *
+ * <p>An empty answer (no text, no tool call) and an answer cut at an output limit (finish reason
+ * {@code LENGTH}, or over the {@link PayloadGuard}'s limit) carry a warning ({@link #EMPTY_WARNING},
+ * {@link #CUT_WARNING}); a cut one has {@link LlmResponse#cut()} set. A cut ReWOO plan comes back as
+ * cut, with no steps and only its head (2000 characters), so that it is
+ * rejected as cut (never as broken JSON) and stays small in history.
+ *
  * <p>Failures are mapped from LangChain4j's exception classes, never from message text. {@link
  * RetriableException}s (rate limit, time-out, server error) and I/O errors are retryable failures of
- * type {@link LlmFailureTypes#RATE_LIMITED} (HTTP 429) or {@link LlmFailureTypes#TRANSIENT}, with the
- * provider's {@code Retry-After} as Temporal's next retry delay; {@link NonRetriableException}s are
+ * type {@link LlmFailureTypes#RATE_LIMITED} (HTTP 429), {@link LlmFailureTypes#TIMED_OUT}, {@link
+ * LlmFailureTypes#MALFORMED_RESPONSE} (an HTTP 200 that is not a chat completion: Jackson could not
+ * parse it, or OpenAI's client found no choices) or {@link LlmFailureTypes#TRANSIENT}, with the
+ * provider's {@code Retry-After} as Temporal's next retry delay, until the model's {@link
+ * LlmRetryBudget} is spent: then the same failure is thrown non-retryable; {@link NonRetriableException}s are
  * non-retryable failures of type {@link LlmFailureTypes#AUTHENTICATION}, {@link
  * LlmFailureTypes#INVALID_REQUEST}, {@link LlmFailureTypes#MODEL_NOT_FOUND}, {@link
  * LlmFailureTypes#CONTENT_FILTERED} or {@link LlmFailureTypes#NON_RETRIABLE}. A failure's message
