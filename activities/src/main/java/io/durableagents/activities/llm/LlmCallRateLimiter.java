@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
  * call is sent: calls start evenly spaced, {@value #MARGIN}{@code /limit} seconds apart (10% under the
  * limit, a margin for the network's jitter between here and the model server). Seen from the model
  * server, no one-second window then gets more than the limit, except that one call more can arrive in a
- * window when an earlier call was held up on its way (the first calls of a fresh client are slower).
+ * window when an earlier call was held up on its way (the first calls of a fresh client are slower, a
+ * loaded machine delays some).
  * A call over the limit waits for its slot (the activity heartbeats meanwhile).
  *
  * <p>It stands beside the LLM worker's own poll rate ({@code setMaxWorkerActivitiesPerSecond}), which
@@ -27,7 +28,7 @@ public final class LlmCallRateLimiter {
   public static final double MARGIN = 1.1;
 
   private final long intervalNanos;
-  private long nextSlot = Long.MIN_VALUE;
+  private long lastStart = Long.MIN_VALUE;
 
   private LlmCallRateLimiter(long intervalNanos) {
     this.intervalNanos = intervalNanos;
@@ -54,20 +55,18 @@ public final class LlmCallRateLimiter {
   }
 
   /**
-   * Takes the next free slot and waits for it.
+   * Waits until {@link #interval()} has passed since the last call started, and starts this one. Waiters
+   * go one at a time, so a waiter that wakes late pushes the next slot back rather than crowding it.
    *
-   * @throws InterruptedException when the waiting thread is interrupted (its slot is lost)
+   * @throws InterruptedException when the waiting thread is interrupted (the call does not start)
    */
-  public void acquire() throws InterruptedException {
-    long slot;
-    synchronized (this) {
-      long now = System.nanoTime();
-      slot = nextSlot == Long.MIN_VALUE || nextSlot - now < 0 ? now : nextSlot;
-      nextSlot = slot + intervalNanos;
+  public synchronized void acquire() throws InterruptedException {
+    if (lastStart != Long.MIN_VALUE) {
+      long wait = lastStart + intervalNanos - System.nanoTime();
+      if (wait > 0) {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      }
     }
-    long wait = slot - System.nanoTime();
-    if (wait > 0) {
-      TimeUnit.NANOSECONDS.sleep(wait);
-    }
+    lastStart = System.nanoTime();
   }
 }
