@@ -119,8 +119,15 @@ final class AgentCommand implements Callable<Integer> {
   /** Prints a result for a person: the answer, then how it was reached and what it cost. */
   static void print(AgentTaskResult r, PrintStream out) {
     out.println();
-    for (AgentTaskResult.AgentTurn turn : r.turns()) {
-      if (turn.thought() != null && !turn.thought().isBlank()) {
+    List<AgentTaskResult.AgentTurn> turns = r.turns();
+    for (int i = 0; i < turns.size(); i++) {
+      AgentTaskResult.AgentTurn turn = turns.get(i);
+      boolean isTheAnswer = i == turns.size() - 1 && turn.outcomes().isEmpty() && turn.thought() != null
+          && r.answer() != null && turn.thought().strip().equals(r.answer().strip());
+      if (isTheAnswer) {
+        // The last turn's text is the answer, printed once below.
+        out.println("Turn " + turn.iteration() + ": answered");
+      } else if (turn.thought() != null && !turn.thought().isBlank()) {
         out.println("Turn " + turn.iteration() + ": " + indent(turn.thought().strip()));
       } else {
         out.println("Turn " + turn.iteration() + ":");
@@ -143,7 +150,12 @@ final class AgentCommand implements Callable<Integer> {
       out.println("Re-plans: " + r.replans());
     }
     out.println();
-    out.println("Answer" + (r.forced() ? " (forced: " + r.forcedFinish() + ")" : "") + ":");
+    for (String warning : r.warnings()) {
+      out.println("Warning: " + warning);
+    }
+    String problem = AgentTaskResult.EMPTY.equals(r.answerProblem()) ? " (empty: the model gave no answer)"
+        : AgentTaskResult.CUT.equals(r.answerProblem()) ? " (cut at the output limit: incomplete)" : "";
+    out.println("Answer" + (r.forced() ? " (forced: " + r.forcedFinish() + ")" : "") + problem + ":");
     out.println(r.answer());
     out.println();
     out.printf("Strategy %s: %d LLM calls, %d tool calls, tokens %d in / %d out%n", r.strategy(),

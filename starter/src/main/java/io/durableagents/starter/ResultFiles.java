@@ -30,7 +30,8 @@ final class ResultFiles {
 
   /**
    * Writes {@code step,<variable>...,llm_calls,tokens} with a row per step (LLM calls and tokens so far
-   * at the end of that step; empty in runs recorded before they existed).
+   * at the end of that step; empty in runs recorded before they existed), and {@code
+   * failed_agent_steps} (so far) when any agent step of the run failed for good and was skipped.
    */
   static void writeCsv(SimulationResult r, Path file) throws IOException {
     List<String> variables = variables(r);
@@ -38,7 +39,8 @@ final class ResultFiles {
     for (String v : variables) {
       sb.append(',').append(v);
     }
-    sb.append(",llm_calls,tokens\n");
+    boolean failures = r.failedAgentSteps() > 0;
+    sb.append(",llm_calls,tokens").append(failures ? ",failed_agent_steps" : "").append('\n');
     for (StepCounts s : r.perStep()) {
       sb.append(s.step());
       for (String v : variables) {
@@ -46,7 +48,11 @@ final class ResultFiles {
         sb.append(',').append(value == null ? "" : value.toString());
       }
       sb.append(',').append(s.llmCalls() == null ? "" : s.llmCalls())
-          .append(',').append(s.tokens() == null ? "" : s.tokens()).append('\n');
+          .append(',').append(s.tokens() == null ? "" : s.tokens());
+      if (failures) {
+        sb.append(',').append(s.failedAgentSteps() == null ? 0 : s.failedAgentSteps());
+      }
+      sb.append('\n');
     }
     createParent(file);
     Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package io.durableagents.starter;
 
+import io.durableagents.workflows.agent.AgentFailureMode;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.llm.ToolChoice;
@@ -125,6 +126,20 @@ final class SimulationOptions {
       description = "Entries of memory kept per agent (default: " + MemoryOptions.DEFAULT_CAPACITY + ").")
   Integer memoryCapacity;
 
+  @Option(names = "--on-agent-failure", defaultValue = "skip", paramLabel = "skip|stop",
+      description = "An agent step that fails for good (a rejected plan, an LLM call past its retries):"
+          + " skip records it as failed and the run goes on, stop ends the run (default: ${DEFAULT-VALUE}).")
+  String onAgentFailure;
+
+  /** {@code --on-agent-failure}, checked; null (the default, skip) when unset. */
+  static AgentFailureMode checkedOnAgentFailure(String value) {
+    try {
+      return value == null ? null : AgentFailureMode.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--on-agent-failure: " + e.getMessage());
+    }
+  }
+
   /** The model of roles the --model option does not name: the environment's, else {@code rules}. */
   String resolvedModel() {
     return model != null && !model.contains("=") ? checkedModel(model) : checkedModel(null);
@@ -230,7 +245,8 @@ final class SimulationOptions {
         .setModel(defaultModel)
         .setToolChoice(choice)
         .setSelectedTools(selected)
-        .setTtl(ttl)));
+        .setTtl(ttl)
+        .setOnAgentFailure(checkedOnAgentFailure(onAgentFailure))));
     Map<String, AgentOptions> roleOptions = new LinkedHashMap<>();
     Set<String> customised = new LinkedHashSet<>(roleStrategies.keySet());
     customised.addAll(roleModels.keySet());

@@ -42,4 +42,24 @@ class AgentCommandTest {
     String m = assertThrows(IllegalArgumentException.class, command::toInput).getMessage();
     assertTrue(m.startsWith(option), m);
   }
+
+  @Test
+  void aLongReActAnswerIsPrintedOnceAndAnEmptyOrCutAnswerSaysSo() {
+    String answer = "x".repeat(100_000);
+    io.durableagents.workflows.task.AgentTaskResult r = new io.durableagents.workflows.task.AgentTaskResult(
+        answer, "react", null, List.of(new io.durableagents.workflows.task.AgentTaskResult.AgentTurn(1, answer, List.of())),
+        null, List.of(), 0, null, 1, 0);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    AgentCommand.print(r, new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+    String out = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(out.indexOf(answer), out.lastIndexOf(answer), "the answer is printed once");
+
+    bytes.reset();
+    AgentCommand.print(r.withOutcome(List.of("cut answer: the answer was cut at the model's output limit"),
+        io.durableagents.workflows.task.AgentTaskResult.CUT),
+        new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+    out = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(out.contains("Answer (cut at the output limit: incomplete):"), out.substring(0, 300));
+    assertTrue(out.contains("Warning: cut answer"), out.substring(0, 300));
+  }
 }

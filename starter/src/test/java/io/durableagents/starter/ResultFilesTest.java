@@ -49,6 +49,18 @@ class ResultFilesTest {
   }
 
   @Test
+  void aRunWithFailedAgentStepsHasTheirCountInTheCsv() throws Exception {
+    SimulationResult failing = new SimulationResult("sim-x", "epstein", 42, 2,
+        List.of(new StepCounts(1, counts(4, 16, 0), 50L, 22670L, null),
+            new StepCounts(2, counts(3, 16, 1), 100L, 48434L, 3L)),
+        counts(3, 16, 1), 50, 100, 0, new TokenUsage(1, 1), PlanCounts.ZERO, false, 1, List.of(), 3);
+    Path csv = dir.resolve("failing.csv");
+    ResultFiles.writeCsv(failing, csv);
+    assertEquals(List.of("step,active,quiet,jailed,llm_calls,tokens,failed_agent_steps", "1,4,16,0,50,22670,0",
+        "2,3,16,1,100,48434,3"), Files.readAllLines(csv));
+  }
+
+  @Test
   void theChartIsAPngWithALinePerVariable() throws Exception {
     Path png = dir.resolve("run.png");
     ResultFiles.writeChart(RESULT, png);

@@ -208,4 +208,15 @@ class SimulationOptionsTest {
     String m = assertThrows(IllegalArgumentException.class, () -> parse(args).toInput()).getMessage();
     assertTrue(m.contains(part1) && m.contains(part2), m);
   }
+
+  @Test
+  void onAgentFailureIsSkipByDefaultAndCanStop() {
+    assertEquals(io.durableagents.workflows.agent.AgentFailureMode.SKIP,
+        parse("--model", "rules").toInput().agentOptions().agentFailureMode());
+    assertEquals(io.durableagents.workflows.agent.AgentFailureMode.STOP,
+        parse("--model", "rules", "--on-agent-failure", "stop").toInput().agentOptions().agentFailureMode());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> parse("--model", "rules", "--on-agent-failure", "ignore").toInput());
+    assertTrue(e.getMessage().startsWith("--on-agent-failure: 'ignore' is not one of: skip, stop"), e.getMessage());
+  }
 }

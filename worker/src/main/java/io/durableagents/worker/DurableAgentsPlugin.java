@@ -7,6 +7,7 @@ import io.durableagents.activities.payload.PayloadGuard;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.durableagents.activities.llm.LlmActivitiesImpl;
+import io.durableagents.activities.llm.LlmCallRateLimiter;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.activities.rules.RulePolicy;
 import io.durableagents.activities.rules.RulesChatModel;
@@ -113,7 +114,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     }
     b.models.forEach(models::register);
     AgentMetrics metrics = new AgentMetrics(b.meterRegistry);
-    this.llmActivities = new LlmActivitiesImpl(models.build(), tools, metrics, b.payloadGuard);
+    this.llmActivities = new LlmActivitiesImpl(models.build(), tools, metrics, b.payloadGuard,
+        LlmCallRateLimiter.perSecond(b.llmCallsPerSecond));
     this.toolActivities = new ToolActivitiesImpl(tools, metrics, b.payloadGuard);
     this.stickyExecution = b.stickyExecution;
     this.llmCallsPerSecond = b.llmCallsPerSecond;
@@ -200,7 +202,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       builder.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
     }
     if (TaskQueues.LLM.equals(taskQueue) && llmCallsPerSecond != null) {
+      // The task queue's rate holds across workers on a real server; Temporal's test server (the
+      // embedded default) ignores it. The worker's own rate holds everywhere, per worker process.
       builder.setMaxTaskQueueActivitiesPerSecond(llmCallsPerSecond);
+      builder.setMaxWorkerActivitiesPerSecond(llmCallsPerSecond);
     }
     if (TaskQueues.LLM.equals(taskQueue)) {
       // A model call mostly waits on the network: many run at once (the SDK's default is 200).

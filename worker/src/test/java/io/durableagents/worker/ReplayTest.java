@@ -100,7 +100,8 @@ class ReplayTest {
         "autonomous-todo-driven.json", "autonomous-plan-execute.json", "autonomous-spawn-reflexion.json",
         "autonomous-spawn-child.json",
         "simulation-continued-run1.json", "simulation-continued-run2.json",
-        "simulation-steered-episodic.json", "simulation-epstein-groups.json", "agent-group-step.json")) {
+        "simulation-steered-episodic.json", "simulation-epstein-groups.json", "agent-group-step.json",
+        "simulation-agent-failure-skipped.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -121,7 +122,8 @@ class ReplayTest {
   /** Runs a small simulation per strategy and a task per strategy; returns their histories by file name. */
   private static Map<String, Recorded> record() {
     Map<String, Recorded> out = new LinkedHashMap<>();
-    try (TestWorkflowEnvironment env = TestWorkers.start(DurableAgentsPlugin.newBuilder().build())) {
+    try (TestWorkflowEnvironment env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
+        .registerModel(BrokenChatModel.NAME, new BrokenChatModel()).build())) {
       WorkflowClient client = env.getWorkflowClient();
       simulate(client, out, "cot", "sim-epstein-replay", AgentOptions.defaults(),
           "sim-epstein-replay/agent-citizen-0/step-2", "agent-step-cot.json");
@@ -152,6 +154,14 @@ class ReplayTest {
       out.put("simulation-epstein-groups.json", new Recorded(grouped, client.fetchHistory(grouped)));
       String group = grouped + "/step-2/group-1";
       out.put("agent-group-step.json", new Recorded(group, client.fetchHistory(group)));
+      // the cops' model rejects every call: their steps fail for good, are recorded and skipped
+      String failing = "sim-epstein-replay-agent-failure";
+      AgentOptions base = AgentOptions.newBuilder().setStrategy(Strategy.REWOO).build();
+      client.newWorkflowStub(SimulationWorkflow.class,
+              WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(failing).build())
+          .run(new SimulationInput("epstein", 2, 11, SMALL, base,
+              Map.of("cop", base.toBuilder().setModel(BrokenChatModel.NAME).build()), null));
+      out.put("simulation-agent-failure-skipped.json", new Recorded(failing, client.fetchHistory(failing)));
       for (Strategy s : Strategy.values()) {
         String id = "agent-task-replay-" + s.label();
         client.newWorkflowStub(AgentTaskWorkflow.class,

@@ -24,6 +24,7 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.ResponseFormat;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.output.FinishReason;
 import io.durableagents.activities.heartbeat.WaitingHeartbeats;
 import io.durableagents.activities.metrics.AgentMetrics;
 import io.durableagents.activities.payload.PayloadGuard;
@@ -77,10 +78,19 @@ import org.slf4j.LoggerFactory;
  * with tool choice NONE, it is a ReWOO planner call: the answer's plan steps are returned as tool
  * calls, each checked against its tool's schema with placeholders allowed ({@link ReWooPlanCalls}).
  *
+ * <p>An empty answer (no text, no tool call) and an answer cut at an output limit (finish reason
+ * {@code LENGTH}, or over the {@link PayloadGuard}'s limit) carry a warning ({@link #EMPTY_WARNING},
+ * {@link #CUT_WARNING}); a cut one has {@link LlmResponse#cut()} set. A cut ReWOO plan comes back as
+ * cut, with no steps and only its head (2000 characters), so that it is
+ * rejected as cut (never as broken JSON) and stays small in history.
+ *
  * <p>Failures are mapped from LangChain4j's exception classes, never from message text. {@link
  * RetriableException}s (rate limit, time-out, server error) and I/O errors are retryable failures of
- * type {@link LlmFailureTypes#RATE_LIMITED} (HTTP 429) or {@link LlmFailureTypes#TRANSIENT}, with the
- * provider's {@code Retry-After} as Temporal's next retry delay; {@link NonRetriableException}s are
+ * type {@link LlmFailureTypes#RATE_LIMITED} (HTTP 429), {@link LlmFailureTypes#TIMED_OUT}, {@link
+ * LlmFailureTypes#MALFORMED_RESPONSE} (an HTTP 200 that is not a chat completion: Jackson could not
+ * parse it, or OpenAI's client found no choices) or {@link LlmFailureTypes#TRANSIENT}, with the
+ * provider's {@code Retry-After} as Temporal's next retry delay, until the model's {@link
+ * LlmRetryBudget} is spent: then the same failure is thrown non-retryable; {@link NonRetriableException}s are
  * non-retryable failures of type {@link LlmFailureTypes#AUTHENTICATION}, {@link
  * LlmFailureTypes#INVALID_REQUEST}, {@link LlmFailureTypes#MODEL_NOT_FOUND}, {@link
  * LlmFailureTypes#CONTENT_FILTERED} or {@link LlmFailureTypes#NON_RETRIABLE}. A failure's message
@@ -112,6 +122,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
   private final ToolRegistry tools;
   private final AgentMetrics metrics;
   private final PayloadGuard guard;
+  private final LlmCallRateLimiter rateLimiter;
 
   /** An activity with no metrics and the default payload guard. */
   public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools) {
@@ -120,10 +131,20 @@ public final class LlmActivitiesImpl implements LlmActivities {
 
   public LlmActivitiesImpl(
       ChatModelProvider models, ToolRegistry tools, AgentMetrics metrics, PayloadGuard guard) {
+    this(models, tools, metrics, guard, null);
+  }
+
+  /**
+   * An activity whose calls to the model start within {@code rateLimiter} (null: no limit), this worker
+   * process's share of {@code DURABLE_AGENTS_LLM_RATE_LIMIT}.
+   */
+  public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools, AgentMetrics metrics,
+      PayloadGuard guard, LlmCallRateLimiter rateLimiter) {
     this.models = models;
     this.tools = tools;
     this.metrics = metrics;
     this.guard = guard;
+    this.rateLimiter = rateLimiter;
   }
 
   @Override
@@ -155,8 +176,9 @@ public final class LlmActivitiesImpl implements LlmActivities {
     ChatResponse response;
     try {
       response = callWithHeartbeats(model, chat.build());
-    } catch (ApplicationFailure f) {
+    } catch (ApplicationFailure failed) {
       Duration latency = Duration.ofNanos(System.nanoTime() - start);
+      ApplicationFailure f = withinRetryBudget(failed, request.model(), latency);
       log.warn("llm call to {} ({}) failed after {} ms ({}{}): {}", request.model(), request.purpose(),
           latency.toMillis(), f.getType(), f.isNonRetryable() ? ", not retried" : ", Temporal retries it",
           f.getOriginalMessage());
@@ -172,7 +194,23 @@ public final class LlmActivitiesImpl implements LlmActivities {
     long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
     AiMessage ai = response.aiMessage();
+    String text = ai == null ? null : ai.text();
+    boolean cutByModel = response.finishReason() == FinishReason.LENGTH;
+    boolean cutByWorker = guard.wouldCut(text);
+    List<String> warnings = new ArrayList<>(WarningChatResponseMetadata.of(response.metadata()));
     List<ToolCall> calls = new ArrayList<>();
+    if ((cutByModel || cutByWorker) && ai != null && !ai.hasToolExecutionRequests()
+        && isPlanRequest(request, specs)) {
+      // A cut plan is not a plan: it is reported as cut, and only its head is kept, so that the
+      // result stays small and no marker lands inside the JSON.
+      String why = cutByModel ? "at the model's output limit (finish reason length)"
+          : "at the worker's output limit of " + guard.maxBytes() + " bytes (DURABLE_AGENTS_MAX_OUTPUT_BYTES)";
+      warnings.add(CUT_WARNING + ": the plan was cut " + why);
+      TokenUsage usage = usage(response.tokenUsage());
+      metrics.llmCall(request.model(), request.purpose(), "ok", Duration.ofMillis(latency), usage);
+      return new LlmResponse(modelName(response, request), head(text, CUT_PLAN_KEPT_CHARS), List.of(), usage,
+          response.finishReason() == null ? null : response.finishReason().name(), latency, warnings, true);
+    }
     if (ai != null && ai.hasToolExecutionRequests()) {
       Map<String, ToolSpecification> offered = new LinkedHashMap<>();
       specs.forEach(s -> offered.put(s.name(), s));
@@ -188,14 +226,79 @@ public final class LlmActivitiesImpl implements LlmActivities {
       calls.addAll(ReWooPlanCalls.check(ai.text(), offered));
     }
     TokenUsage usage = usage(response.tokenUsage());
-    String modelName = response.metadata() != null && response.metadata().modelName() != null
-        ? response.metadata().modelName() : request.model();
+    String modelName = modelName(response, request);
     metrics.llmCall(request.model(), request.purpose(), "ok", Duration.ofMillis(latency), usage);
     log.debug("llm call to {} ({}): {} in / {} out tokens, {} tool calls, {} ms", request.model(),
         request.purpose(), usage.input(), usage.output(), calls.size(), latency);
-    return new LlmResponse(modelName, guard.check("the model's answer", ai == null ? null : ai.text()),
+    if (cutByModel) {
+      warnings.add(CUT_WARNING + ": the answer was cut at the model's output limit (finish reason length)");
+    }
+    if (cutByWorker) {
+      warnings.add(CUT_WARNING + ": the answer was cut at the worker's output limit of " + guard.maxBytes()
+          + " bytes (DURABLE_AGENTS_MAX_OUTPUT_BYTES)");
+    }
+    if ((text == null || text.isBlank()) && calls.isEmpty()) {
+      warnings.add(EMPTY_WARNING + ": the model answered nothing (no text and no tool call)");
+    }
+    return new LlmResponse(modelName, guard.check("the model's answer", text),
         calls, usage, response.finishReason() == null ? null : response.finishReason().name(), latency,
-        WarningChatResponseMetadata.of(response.metadata()));
+        warnings, cutByModel || cutByWorker ? Boolean.TRUE : null);
+  }
+
+  /** The warning that starts with this says an answer was cut at an output limit. */
+  public static final String CUT_WARNING = "cut answer";
+  /** The warning that starts with this says the model answered nothing. */
+  public static final String EMPTY_WARNING = "empty answer";
+  /** How much of a cut plan is kept in the result: enough to see what it was, small in history. */
+  static final int CUT_PLAN_KEPT_CHARS = 2000;
+
+  private static String modelName(ChatResponse response, LlmRequest request) {
+    return response.metadata() != null && response.metadata().modelName() != null
+        ? response.metadata().modelName() : request.model();
+  }
+
+  private static String head(String text, int chars) {
+    if (text == null || text.length() <= chars) {
+      return text;
+    }
+    int end = Character.isHighSurrogate(text.charAt(chars - 1)) ? chars - 1 : chars;
+    return text.substring(0, end) + "\n[cut: " + text.length() + " characters, the first " + end + " kept]";
+  }
+
+  /**
+   * {@code failure}, or when it is retryable but the next attempt would start after the model's retry
+   * budget ({@link LlmRetryBudget}), or this was the last attempt, the same failure as non-retryable with
+   * how many attempts were made in how long. The time before this attempt is read from the server's
+   * timestamps (so it holds in a time-skipping test too), this attempt's from the local clock.
+   */
+  private ApplicationFailure withinRetryBudget(ApplicationFailure failure, String model, Duration thisAttempt) {
+    ActivityExecutionContext context = activityContext();
+    if (failure.isNonRetryable() || context == null || context.getInfo().isLocal()) {
+      return failure;
+    }
+    var info = context.getInfo();
+    int attempt = info.getAttempt();
+    // This attempt's start (after the backoff before it), both on the server's clock.
+    long attemptStart = Math.max(info.getStartedTimestamp(), info.getCurrentAttemptScheduledTimestamp());
+    Duration before = Duration.ofMillis(Math.max(0, attemptStart - info.getScheduledTimestamp()));
+    Duration elapsed = before.plus(thisAttempt);
+    Duration next = LlmRetryBudget.backoffAfter(attempt);
+    if (failure.getNextRetryDelay() != null && failure.getNextRetryDelay().compareTo(next) > 0) {
+      next = failure.getNextRetryDelay();
+    }
+    Duration budget = models.settings().retryBudget().of(model);
+    boolean lastAttempt = attempt >= io.durableagents.workflows.llm.LlmCallOptions.MAXIMUM_ATTEMPTS;
+    if (!lastAttempt && elapsed.plus(next).compareTo(budget) <= 0) {
+      return failure;
+    }
+    String why = lastAttempt ? "the last of " + attempt + " attempts"
+        : "the next attempt would start after the retry budget of " + budget.toSeconds() + " s for " + model
+            + " (" + LlmRetryBudget.VARIABLE + ")";
+    return ApplicationFailure.newBuilder()
+        .setMessage(failure.getOriginalMessage() + " (gave up after " + attempt
+            + (attempt == 1 ? " attempt" : " attempts") + " in " + Math.max(1, Math.round(elapsed.toMillis() / 1000.0))
+            + " s: " + why + ")")
+        .setType(failure.getType()).setNonRetryable(true).build();
   }
 
   /**
@@ -303,7 +406,14 @@ public final class LlmActivitiesImpl implements LlmActivities {
     ChatResponse response = null;
     RuntimeException failure = null;
     try {
+      if (rateLimiter != null) {
+        // Waits within the worker's rate limit; the side thread heartbeats meanwhile.
+        rateLimiter.acquire();
+      }
       response = model.chat(request);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failure = new IllegalStateException("interrupted while waiting for the LLM rate limit", e);
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -352,7 +462,21 @@ public final class LlmActivitiesImpl implements LlmActivities {
     }
     // RetriableException and its subclasses, I/O errors (connection refused or reset), and anything
     // else LangChain4j did not classify: retried by Temporal within the bounded retry policy.
-    String type = e instanceof RateLimitException ? LlmFailureTypes.RATE_LIMITED : LlmFailureTypes.TRANSIENT;
+    boolean answered = find(e, HttpException.class) == null;
+    String type;
+    if (e instanceof RateLimitException) {
+      type = LlmFailureTypes.RATE_LIMITED;
+    } else if (e instanceof dev.langchain4j.exception.TimeoutException) {
+      type = LlmFailureTypes.TIMED_OUT;
+    } else if (answered && (find(e, JsonProcessingException.class) != null
+        || e instanceof dev.langchain4j.exception.InternalServerException)) {
+      // HTTP 200 with a body that is not a chat completion (a proxy's HTML page, plain text; OpenAI's
+      // client throws InternalServerException "no choices returned" without an HTTP error).
+      type = LlmFailureTypes.MALFORMED_RESPONSE;
+      message = "the model server's answer is not a chat completion: " + message;
+    } else {
+      type = LlmFailureTypes.TRANSIENT;
+    }
     ApplicationFailure.Builder failure =
         ApplicationFailure.newBuilder().setMessage(message).setType(type).setNonRetryable(false);
     retryAfter(e).ifPresent(failure::setNextRetryDelay);

@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  *       API, for {@code ollama:<model>}</td></tr>
  *   <tr><td>{@code DURABLE_AGENTS_LLM_TIMEOUT}</td><td>120 s</td><td>per-call time-out: seconds
  *       ({@code 90}, {@code 90s}) or ISO-8601 ({@code PT90S})</td></tr>
+ *   <tr><td>{@code DURABLE_AGENTS_LLM_RETRY_BUDGET}</td><td>60 s</td><td>how long failing calls are
+ *       retried, per model: {@code 60,openai:gpt-4o=300} (see {@link LlmRetryBudget})</td></tr>
  * </table>
  *
  * <pre>{@code
@@ -61,8 +63,10 @@ public final class LlmSettings {
   private final String anthropicBaseUrl;
   private final String ollamaBaseUrl;
   private final Duration timeout;
+  private final LlmRetryBudget retryBudget;
 
   private LlmSettings(Builder b) {
+    this.retryBudget = b.retryBudget == null ? LlmRetryBudget.defaults() : b.retryBudget;
     this.openAiApiKey = blankToNull(b.openAiApiKey);
     this.openAiBaseUrl = url(OPENAI_BASE_URL, b.openAiBaseUrl, DEFAULT_OPENAI_BASE_URL);
     this.anthropicApiKey = blankToNull(b.anthropicApiKey);
@@ -94,6 +98,7 @@ public final class LlmSettings {
         .anthropicBaseUrl(env.get(ANTHROPIC_BASE_URL))
         .ollamaBaseUrl(env.get(OLLAMA_BASE_URL))
         .timeout(parseTimeout(env.get(LLM_TIMEOUT)))
+        .retryBudget(LlmRetryBudget.parse(env.get(LlmRetryBudget.VARIABLE)))
         .build();
   }
 
@@ -187,6 +192,11 @@ public final class LlmSettings {
     return timeout;
   }
 
+  /** How long each model's failing calls keep being retried ({@code DURABLE_AGENTS_LLM_RETRY_BUDGET}). */
+  public LlmRetryBudget retryBudget() {
+    return retryBudget;
+  }
+
   /**
    * {@code text} with every configured key replaced by {@code ***}, for messages that quote a
    * provider's answer.
@@ -208,7 +218,7 @@ public final class LlmSettings {
   public String toString() {
     return "LlmSettings{openAiBaseUrl=" + openAiBaseUrl + ", openAiApiKey=" + shown(openAiApiKey)
         + ", anthropicBaseUrl=" + anthropicBaseUrl + ", anthropicApiKey=" + shown(anthropicApiKey)
-        + ", ollamaBaseUrl=" + ollamaBaseUrl + ", timeout=" + timeout + "}";
+        + ", ollamaBaseUrl=" + ollamaBaseUrl + ", timeout=" + timeout + ", retryBudget=" + retryBudget + "}";
   }
 
   private static String shown(String key) {
@@ -223,8 +233,15 @@ public final class LlmSettings {
     private String anthropicBaseUrl;
     private String ollamaBaseUrl;
     private Duration timeout;
+    private LlmRetryBudget retryBudget;
 
     private Builder() {}
+
+    /** How long failing calls keep being retried, per model (default: 60 s for every model). */
+    public Builder retryBudget(LlmRetryBudget v) {
+      retryBudget = v;
+      return this;
+    }
 
     public Builder openAiApiKey(String v) {
       openAiApiKey = v;

@@ -64,7 +64,8 @@ public final class ReWooPlanCalls {
     if (!step.isObject()) {
       return new ToolCall(fallbackId, null, null, step.toString(), "step " + (index + 1) + " is not an object");
     }
-    String id = step.path("id").isTextual() ? step.path("id").asText() : fallbackId;
+    String id = ReWooPlanValidator.id(step.get("id"));
+    id = id == null ? fallbackId : id;
     String name = step.path("tool").isTextual() ? step.path("tool").asText() : null;
     JsonNode args = step.get("args") == null || step.get("args").isNull()
         ? Json.object() : step.get("args");

@@ -58,6 +58,12 @@ public final class PayloadGuard {
     return mode;
   }
 
+  /** True when {@code value} is over the limit and this guard cuts it (rather than rejecting it). */
+  public boolean wouldCut(String value) {
+    return mode == Mode.TRUNCATE && value != null
+        && value.length() * 3L > maxBytes && value.getBytes(StandardCharsets.UTF_8).length > maxBytes;
+  }
+
   /**
    * {@code value} if it fits, else cut or rejected.
    *

@@ -216,6 +216,52 @@ class OpenAiWireTest {
   }
 
   @Test
+  void aPlanCutAtTheOutputLimitComesBackAsCutWithOnlyItsHeadKept() {
+    StringBuilder plan = new StringBuilder("{\"plan\":[");
+    for (int i = 1; i <= 3000; i++) {
+      plan.append(i == 1 ? "" : ",").append("{\"id\":\"E").append(i)
+          .append("\",\"tool\":\"calculator\",\"args\":{\"expression\":\"1+").append(i).append("\"}}");
+    }
+    String cutByModel = plan.substring(0, 5000);
+    standIn.answer(ok(OpenAiStandIn.completion("{\"role\":\"assistant\",\"content\":" + OpenAiStandIn.quote(cutByModel) + "}", "length")));
+    LlmRequest planRequest = new LlmRequest(MODEL, List.of(ChatTurn.user("Plan in JSON.")),
+        List.of("calculator"), ToolChoice.NONE, null, "rewoo-plan", LlmRequest.ResponseFormat.JSON);
+    LlmResponse r = activities.chat(planRequest);
+    assertTrue(r.wasCut());
+    assertTrue(r.toolCalls().isEmpty());
+    assertTrue(r.text().length() < 2100, "only the head is kept: " + r.text().length());
+    assertTrue(r.warnings().get(0).contains("finish reason length"), r.warnings().toString());
+
+    // A valid plan over the worker's limit: cut too, and no marker inside what is kept as JSON.
+    String whole = plan.append("]}").toString();
+    standIn.server.resetAll();
+    standIn.answer(ok(text(whole)));
+    LlmActivitiesImpl small = new LlmActivitiesImpl(ChatModelProvider.newBuilder().settings(LlmSettings.newBuilder()
+        .openAiBaseUrl(standIn.baseUrl()).openAiApiKey(KEY).build()).build(), BuiltinTools.registry(Path.of("target")),
+        io.durableagents.activities.metrics.AgentMetrics.none(),
+        new io.durableagents.activities.payload.PayloadGuard(64 * 1024, io.durableagents.activities.payload.PayloadGuard.Mode.TRUNCATE));
+    LlmResponse over = small.chat(planRequest);
+    assertTrue(whole.length() > 64 * 1024);
+    assertEquals(Boolean.TRUE, over.cut());
+    assertTrue(over.text().length() < 2100);
+    assertTrue(over.warnings().get(0).contains("DURABLE_AGENTS_MAX_OUTPUT_BYTES"), over.warnings().toString());
+  }
+
+  @Test
+  void anEmptyAnswerAndACutAnswerCarryWarnings() {
+    standIn.answer(ok(OpenAiStandIn.completion("{\"role\":\"assistant\",\"content\":null}", "stop")));
+    LlmResponse empty = activities.chat(request(List.of(), ToolChoice.AUTO));
+    assertTrue(empty.answeredNothing());
+    assertTrue(empty.warnings().get(0).startsWith(LlmActivitiesImpl.EMPTY_WARNING), empty.warnings().toString());
+    standIn.server.resetAll();
+    standIn.answer(ok(OpenAiStandIn.completion("{\"role\":\"assistant\",\"content\":\"The answer is\"}", "length")));
+    LlmResponse cut = activities.chat(request(List.of(), ToolChoice.AUTO));
+    assertTrue(cut.wasCut());
+    assertEquals("The answer is", cut.text());
+    assertTrue(cut.warnings().get(0).startsWith(LlmActivitiesImpl.CUT_WARNING), cut.warnings().toString());
+  }
+
+  @Test
   void aPlainCallSendsNoResponseFormat() throws Exception {
     standIn.answer(ok(text("Hello")));
     activities.chat(request(List.of("calculator"), ToolChoice.NONE));

@@ -1,5 +1,9 @@
 package io.durableagents.workflows.agent;
 
+import io.durableagents.workflows.simulation.AgentStepFailures;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+
 import io.durableagents.workflows.scenario.BuiltinScenarios;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.tools.ToolPolicies;
@@ -40,8 +44,16 @@ public class AgentGroupStepWorkflowImpl implements AgentGroupStepWorkflow {
       running.add(Async.function(AgentStepWorkflowImpl::run, runtime, scenarios));
     }
     List<AgentStepResult> results = new ArrayList<>();
-    for (Promise<AgentStepResult> p : running) {
-      results.add(p.get());
+    for (int i = 0; i < running.size(); i++) {
+      try {
+        results.add(running.get(i).get());
+      } catch (ActivityFailure | ApplicationFailure failed) {
+        // One agent's step failed for good: recorded as failed, the others' results are kept.
+        if (!AgentStepFailures.recoverable()) {
+          throw failed;
+        }
+        results.add(AgentStepFailures.failed(input.agents().get(i), failed));
+      }
     }
     return results;
   }

@@ -40,6 +40,11 @@ import java.util.List;
  *     when a step failed (default {@value #DEFAULT_REPLAN_ON_FAILURE}; 0 never re-plans)
  * @param ttl ReWOO in simulations: how many simulation steps a plan stays valid; one planned step runs
  *     per simulation step, with no LLM call (default {@value #DEFAULT_TTL})
+ * @param onAgentFailure in simulations: what an agent step that fails for good (a rejected plan, an LLM
+ *     call that exhausted its retries) does to the run: {@link AgentFailureMode#SKIP} (the default; null
+ *     means it, so that old histories read the same) records the step as failed, the agent takes no
+ *     action and the run goes on; {@link AgentFailureMode#STOP} ends the run with the failure. The
+ *     simulation's {@code agentOptions} decide, not a role's
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -57,7 +62,8 @@ public record AgentOptions(
     Integer repeatLimit,
     Integer maxPlanSteps,
     Integer replanOnFailure,
-    Integer ttl) {
+    Integer ttl,
+    AgentFailureMode onAgentFailure) {
 
   /** The offline rule-based policy; it needs no network and no key. */
   public static final String DEFAULT_MODEL = "rules";
@@ -87,6 +93,11 @@ public record AgentOptions(
     maxPlanSteps = atLeast("maxPlanSteps", maxPlanSteps, DEFAULT_MAX_PLAN_STEPS, 1);
     replanOnFailure = atLeast("replanOnFailure", replanOnFailure, DEFAULT_REPLAN_ON_FAILURE, 0);
     ttl = atLeast("ttl", ttl, DEFAULT_TTL, 1);
+  }
+
+  /** {@link #onAgentFailure()}, or its default {@link AgentFailureMode#SKIP} when unset. */
+  public AgentFailureMode agentFailureMode() {
+    return onAgentFailure == null ? AgentFailureMode.SKIP : onAgentFailure;
   }
 
   private static int atLeast(String name, Integer value, int defaultValue, int min) {
@@ -122,7 +133,8 @@ public record AgentOptions(
         .setRepeatLimit(repeatLimit)
         .setMaxPlanSteps(maxPlanSteps)
         .setReplanOnFailure(replanOnFailure)
-        .setTtl(ttl);
+        .setTtl(ttl)
+        .setOnAgentFailure(onAgentFailure);
   }
 
   /** Builds {@link AgentOptions}; unset values take the defaults. */
@@ -141,8 +153,15 @@ public record AgentOptions(
     private Integer maxPlanSteps;
     private Integer replanOnFailure;
     private Integer ttl;
+    private AgentFailureMode onAgentFailure;
 
     private Builder() {}
+
+    /** In simulations: skip (default) or stop on an agent step that fails for good. */
+    public Builder setOnAgentFailure(AgentFailureMode onAgentFailure) {
+      this.onAgentFailure = onAgentFailure;
+      return this;
+    }
 
     public Builder setStrategy(Strategy strategy) {
       this.strategy = strategy;
@@ -217,7 +236,7 @@ public record AgentOptions(
     public AgentOptions build() {
       return new AgentOptions(strategy, model, toolChoice, selectedTools, temperature,
           maxCorrections, maxIterations, actionFormat, tokenBudget, maxObservationChars,
-          repeatLimit, maxPlanSteps, replanOnFailure, ttl);
+          repeatLimit, maxPlanSteps, replanOnFailure, ttl, onAgentFailure);
     }
   }
 }

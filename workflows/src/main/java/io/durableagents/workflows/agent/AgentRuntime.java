@@ -36,6 +36,7 @@ public final class AgentRuntime {
   private int llmCalls;
   private int toolCalls;
   private final Set<String> warnings = new LinkedHashSet<>();
+  private LlmResponse lastResponse;
 
   /**
    * The runtime of an agent step that has its workflow to itself, running every tool with the default
@@ -88,6 +89,7 @@ public final class AgentRuntime {
                 model, messages, tools, toolChoice, input.options().temperature(), purpose, format,
                 input.agentId()));
     llmCalls++;
+    lastResponse = response;
     usage = usage.plus(response.usage());
     warnings.addAll(response.warnings());
     return response;
@@ -136,6 +138,11 @@ public final class AgentRuntime {
   /** What the models of this step's calls said the run's owner should know, each once. */
   public List<String> warnings() {
     return List.copyOf(warnings);
+  }
+
+  /** The answer of this step's last LLM call, or null before the first. */
+  public LlmResponse lastResponse() {
+    return lastResponse;
   }
 
   public TokenUsage usage() {

@@ -24,6 +24,8 @@ import java.util.List;
  * @param replans how many times the step planned again (a failed step, an invalidated plan)
  * @param warnings what the models said the run's owner should know, such as the offline {@code rules}
  *     model having no policy for the agent's role (empty when none; omitted from JSON then)
+ * @param failure why the step failed for good (its failure's type and message: a rejected plan, an LLM
+ *     call that exhausted its retries); the agent then took no action. Null (omitted) when it did not fail
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AgentStepResult(
@@ -40,13 +42,35 @@ public record AgentStepResult(
     boolean planMade,
     boolean planStepReused,
     int replans,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String failure) {
 
   public AgentStepResult {
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
     actions = actions == null ? List.of() : List.copyOf(actions);
     toolOutcomes = toolOutcomes == null ? List.of() : List.copyOf(toolOutcomes);
     usage = usage == null ? TokenUsage.ZERO : usage;
+  }
+
+  /** A result that did not fail. */
+  public AgentStepResult(String agentId, int step, String reasoning, List<WorldAction> actions,
+      List<ToolOutcome> toolOutcomes, Plan plan, TokenUsage usage, int llmCalls, int toolCalls,
+      String forcedFinish, boolean planMade, boolean planStepReused, int replans, List<String> warnings) {
+    this(agentId, step, reasoning, actions, toolOutcomes, plan, usage, llmCalls, toolCalls,
+        forcedFinish, planMade, planStepReused, replans, warnings, null);
+  }
+
+  /**
+   * The result of a step that failed for good: no action, the held plan kept ({@code plan}), and why.
+   */
+  public static AgentStepResult failed(String agentId, int step, Plan plan, String failure) {
+    return new AgentStepResult(agentId, step, "the step failed: " + failure, List.of(), List.of(), plan,
+        TokenUsage.ZERO, 0, 0, null, false, false, 0, null, failure);
+  }
+
+  /** True when the step failed for good (see {@link #failure()}). */
+  public boolean failedForGood() {
+    return failure != null;
   }
 
   /** The result as the strategies build it, with no warnings. */
@@ -60,7 +84,7 @@ public record AgentStepResult(
   /** This result with {@code warnings}. */
   public AgentStepResult withWarnings(List<String> warnings) {
     return new AgentStepResult(agentId, step, reasoning, actions, toolOutcomes, plan, usage, llmCalls,
-        toolCalls, forcedFinish, planMade, planStepReused, replans, warnings);
+        toolCalls, forcedFinish, planMade, planStepReused, replans, warnings, failure);
   }
 
   /** A result that was not forced and involved no ReWOO plan. */

@@ -26,6 +26,9 @@ public final class StrategyMetrics {
   /** Runs or steps ended by force (iteration bound, repeated action, token budget). */
   public static final String FORCED_FINISHES = "durable_agents_forced_finishes";
 
+  /** Agent steps in simulations that failed for good and were skipped ({@code --on-agent-failure skip}). */
+  public static final String FAILED_AGENT_STEPS = "durable_agents_failed_agent_steps";
+
   private StrategyMetrics() {}
 
   /** Counts {@code amount} on {@code counter} for {@code strategy}; nothing when amount is 0. */

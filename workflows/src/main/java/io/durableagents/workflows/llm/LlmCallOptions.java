@@ -11,7 +11,9 @@ import java.time.Duration;
  * <p>The heartbeat timeout is short on purpose: the activity heartbeats while it waits for the model,
  * so a call that was running on a worker that died is retried after {@link #HEARTBEAT_TIMEOUT}, not
  * after the whole {@link #START_TO_CLOSE}. Retries back off exponentially; a rate-limited call waits
- * at least as long as the provider's Retry-After says.
+ * at least as long as the provider's Retry-After says. The worker's LLM activity stops retrying earlier,
+ * once a model's retry budget is spent ({@code DURABLE_AGENTS_LLM_RETRY_BUDGET}, 60 s by default), by
+ * throwing the same typed failure as non-retryable.
  */
 public final class LlmCallOptions {
   public static final Duration START_TO_CLOSE = Duration.ofMinutes(3);

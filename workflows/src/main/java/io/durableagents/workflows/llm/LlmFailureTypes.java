@@ -27,8 +27,17 @@ public final class LlmFailureTypes {
   /** Retryable: the provider asked us to slow down (HTTP 429). */
   public static final String RATE_LIMITED = "LlmRateLimited";
 
-  /** Retryable: the provider failed or timed out (HTTP 5xx, time-outs, connection errors). */
+  /** Retryable: the provider failed (HTTP 5xx, connection errors, a connection closed mid-answer). */
   public static final String TRANSIENT = "LlmTransient";
+
+  /**
+   * Retryable: the model server answered, but not with a chat completion (HTML or other non-JSON with
+   * HTTP 200, no choices): typically a proxy's or a wrong server's page.
+   */
+  public static final String MALFORMED_RESPONSE = "LlmMalformedResponse";
+
+  /** Retryable: the model server sent no answer within {@code DURABLE_AGENTS_LLM_TIMEOUT}. */
+  public static final String TIMED_OUT = "LlmTimedOut";
 
   private LlmFailureTypes() {}
 }

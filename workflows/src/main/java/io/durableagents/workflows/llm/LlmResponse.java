@@ -14,7 +14,10 @@ import java.util.List;
  * @param finishReason why the model stopped ({@code STOP}, {@code TOOL_EXECUTION}, {@code LENGTH}, ...)
  * @param latencyMillis how long the provider took
  * @param warnings what the model says the run's owner should know about this call, such as the offline
- *     {@code rules} model having no policy for the agent's role (empty when none)
+ *     {@code rules} model having no policy for the agent's role, an empty answer, or an answer cut at
+ *     the output limit (empty when none)
+ * @param cut true when the answer was cut: by the model's output limit (finish reason {@code LENGTH})
+ *     or by the worker's ({@code DURABLE_AGENTS_MAX_OUTPUT_BYTES}); null (omitted) when it was not
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -25,12 +28,31 @@ public record LlmResponse(
     TokenUsage usage,
     String finishReason,
     long latencyMillis,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
+    Boolean cut) {
+  /** The finish reason of an answer cut at the model's output limit. */
+  public static final String FINISH_LENGTH = "LENGTH";
 
   /** A response with no warnings. */
   public LlmResponse(String model, String text, List<ToolCall> toolCalls, TokenUsage usage,
       String finishReason, long latencyMillis) {
-    this(model, text, toolCalls, usage, finishReason, latencyMillis, null);
+    this(model, text, toolCalls, usage, finishReason, latencyMillis, null, null);
+  }
+
+  /** A response that was not cut by the worker. */
+  public LlmResponse(String model, String text, List<ToolCall> toolCalls, TokenUsage usage,
+      String finishReason, long latencyMillis, List<String> warnings) {
+    this(model, text, toolCalls, usage, finishReason, latencyMillis, warnings, null);
+  }
+
+  /** True when the answer was cut at an output limit (the model's or the worker's). */
+  public boolean wasCut() {
+    return Boolean.TRUE.equals(cut) || FINISH_LENGTH.equals(finishReason);
+  }
+
+  /** True when the model answered nothing: no text (or only blanks) and no tool calls. */
+  public boolean answeredNothing() {
+    return (text == null || text.isBlank()) && toolCalls.isEmpty();
   }
 
   public LlmResponse {

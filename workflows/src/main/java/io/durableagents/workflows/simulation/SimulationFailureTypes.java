@@ -14,5 +14,11 @@ public final class SimulationFailureTypes {
    */
   public static final String INVALID_PARAMETER = "InvalidScenarioParameter";
 
+  /**
+   * An agent step failed for good and the run was told to stop on it ({@code --on-agent-failure
+   * stop}); the message names the agent, the step and the cause.
+   */
+  public static final String AGENT_STEP_FAILED = "AgentStepFailed";
+
   private SimulationFailureTypes() {}
 }

@@ -25,6 +25,8 @@ import java.util.Map;
  * @param warnings what the models said the run's owner should know, each once (such as the offline
  *     {@code rules} model having no policy for a role, so those agents took no action); at most {@link
  *     #MAX_WARNINGS}
+ * @param failedAgentSteps agent steps that failed for good and were skipped (a rejected plan, an LLM
+ *     call that exhausted its retries): those agents took no action at that step (0, omitted, when none)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SimulationResult(
@@ -41,7 +43,8 @@ public record SimulationResult(
     PlanCounts planCounts,
     boolean stopped,
     int runs,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long failedAgentSteps) {
 
   /** The most warnings a result keeps: the first ones, each once. */
   public static final int MAX_WARNINGS = 20;
@@ -50,6 +53,15 @@ public record SimulationResult(
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
     planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
     runs = Math.max(1, runs);
+  }
+
+  /** A result with no failed agent steps. */
+  public SimulationResult(String simulationId, String scenario, long seed, int steps,
+      List<StepCounts> perStep, Map<String, Number> finalCounts, long agentSteps, long llmCalls,
+      long toolCalls, TokenUsage usage, PlanCounts planCounts, boolean stopped, int runs,
+      List<String> warnings) {
+    this(simulationId, scenario, seed, steps, perStep, finalCounts, agentSteps, llmCalls, toolCalls,
+        usage, planCounts, stopped, runs, warnings, 0);
   }
 
   /** A result with no warnings. */

@@ -27,6 +27,8 @@ import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioParameters;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.ChildWorkflowOptions;
 import io.temporal.workflow.Promise;
@@ -75,6 +77,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private int agentCount;
   private long agentSteps;
   private long llmCalls;
+  private long failedAgentSteps;
   private long toolCalls;
   private TokenUsage usage = TokenUsage.ZERO;
   private PlanCounts planCounts = PlanCounts.ZERO;
@@ -166,7 +169,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     done = true;
     return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
         List.copyOf(perStep), counts, agentSteps, llmCalls, toolCalls, usage, planCounts,
-        step < input.steps(), previousRuns + 1, List.copyOf(warnings));
+        step < input.steps(), previousRuns + 1, List.copyOf(warnings), failedAgentSteps);
   }
 
   /**
@@ -218,6 +221,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       for (WorldAction action : r.actions()) {
         outcomes.add(world.apply(action, random));
       }
+      if (r.failedForGood()) {
+        outcomes.add("your step failed; you took no action");
+      }
       lastResults.put(id, outcomes);
       if (r.plan() != null) {
         plans.put(id, r.plan());
@@ -235,7 +241,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     remember(memoryKeeper, remembered, current);
     world.endStep(current, random);
     counts = world.counts();
-    perStep.add(new StepCounts(current, counts, llmCalls, usage.total()));
+    perStep.add(new StepCounts(current, counts, llmCalls, usage.total(),
+        failedAgentSteps == 0 ? null : failedAgentSteps));
     if (input.searchAttributes()) {
       Workflow.upsertTypedSearchAttributes(SearchAttributes.SIM_STEP.valueSet((long) current));
     }
@@ -293,6 +300,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     lastResults.putAll(s.lastResults());
     pendingMessages.putAll(s.pendingMessages());
     perStep.addAll(s.perStep());
+    failedAgentSteps = perStep.isEmpty() || perStep.get(perStep.size() - 1).failedAgentSteps() == null
+        ? 0 : perStep.get(perStep.size() - 1).failedAgentSteps();
     agentSteps = s.agentSteps();
     llmCalls = s.llmCalls();
     toolCalls = s.toolCalls();
@@ -328,6 +337,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         }
       }
     }
+    failedAgentSteps += AgentStepFailures.settle(results, inputs.keySet(),
+        input.agentOptions().agentFailureMode(), input.agentOptions().strategy(), current);
     return results;
   }
 
@@ -338,7 +349,14 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     List<Promise<AgentStepResult>> window = new ArrayList<>();
     for (Map.Entry<String, AgentStepInput> e : inputs.entrySet()) {
       if (window.size() >= input.maxConcurrentAgents()) {
-        Promise.anyOf(window).get();
+        try {
+          Promise.anyOf(window).get();
+        } catch (ChildWorkflowFailure failed) {
+          // Collected (and recorded as failed) below; an older history ended here.
+          if (failed.getCause() instanceof CanceledFailure || !AgentStepFailures.recoverable()) {
+            throw failed;
+          }
+        }
         window.removeIf(Promise::isCompleted);
       }
       String agentId = e.getKey();
@@ -353,7 +371,14 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     }
     Map<String, AgentStepResult> results = new HashMap<>();
     for (Map.Entry<String, Promise<AgentStepResult>> e : running.entrySet()) {
-      results.put(e.getKey(), e.getValue().get());
+      try {
+        results.put(e.getKey(), e.getValue().get());
+      } catch (ChildWorkflowFailure failed) {
+        if (failed.getCause() instanceof CanceledFailure || !AgentStepFailures.recoverable()) {
+          throw failed;
+        }
+        results.put(e.getKey(), AgentStepFailures.failed(inputs.get(e.getKey()), failed));
+      }
     }
     return results;
   }

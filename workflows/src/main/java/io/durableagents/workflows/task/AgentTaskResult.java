@@ -1,6 +1,7 @@
 package io.durableagents.workflows.task;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.agent.ToolOutcome;
 import io.durableagents.workflows.agent.rewoo.ReWooStepResult;
@@ -21,6 +22,11 @@ import java.util.List;
  * @param usage tokens used by the run's LLM calls
  * @param llmCalls how many LLM calls it made
  * @param toolCalls how many tool activities it ran
+ * @param warnings what the models said the run's owner should know (an empty or cut answer, a rules
+ *     model with no policy for the role); empty when none, omitted from JSON then
+ * @param answerProblem null when the answer is complete; {@link #EMPTY} when the final answer is empty,
+ *     {@link #CUT} when it was cut at an output limit (the model's or the worker's). A caller treats
+ *     either as a failed task (the command line exits non-zero)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AgentTaskResult(
@@ -33,12 +39,38 @@ public record AgentTaskResult(
     int replans,
     TokenUsage usage,
     int llmCalls,
-    int toolCalls) {
+    int toolCalls,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String answerProblem) {
+  /** {@link #answerProblem()}: the final answer is empty. */
+  public static final String EMPTY = "empty";
+  /** {@link #answerProblem()}: the final answer was cut at an output limit. */
+  public static final String CUT = "cut";
 
   public AgentTaskResult {
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
     turns = turns == null ? List.of() : List.copyOf(turns);
     stepResults = stepResults == null ? List.of() : List.copyOf(stepResults);
     usage = usage == null ? TokenUsage.ZERO : usage;
+  }
+
+  /** A result as the strategies build it: no warnings, the answer not checked yet. */
+  public AgentTaskResult(String answer, String strategy, String forcedFinish, List<AgentTurn> turns,
+      Plan plan, List<ReWooStepResult> stepResults, int replans, TokenUsage usage, int llmCalls,
+      int toolCalls) {
+    this(answer, strategy, forcedFinish, turns, plan, stepResults, replans, usage, llmCalls, toolCalls,
+        null, null);
+  }
+
+  /** This result with {@code warnings} and {@code answerProblem}. */
+  public AgentTaskResult withOutcome(List<String> warnings, String answerProblem) {
+    return new AgentTaskResult(answer, strategy, forcedFinish, turns, plan, stepResults, replans, usage,
+        llmCalls, toolCalls, warnings, answerProblem);
+  }
+
+  /** True when the answer is complete (not empty, not cut). */
+  public boolean answered() {
+    return answerProblem == null;
   }
 
   /** True when the run was ended by force rather than by the agent. */

@@ -1,5 +1,7 @@
 package io.durableagents.workflows.task;
 
+import io.durableagents.workflows.llm.LlmResponse;
+
 import io.durableagents.workflows.agent.AgentRuntime;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.Observation;
@@ -60,11 +62,23 @@ public class AgentTaskWorkflowImpl implements AgentTaskWorkflow {
       default:
         throw new IllegalStateException("no implementation for " + strategy);
     }
+    result = result.withOutcome(runtime.warnings(), answerProblem(result.answer(), runtime.lastResponse()));
     StrategyMetrics.count(StrategyMetrics.AGENT_TASKS, strategy, 1);
     StrategyMetrics.count(StrategyMetrics.PLANS_MADE, strategy,
         result.plan() == null ? 0 : 1 + result.replans());
     StrategyMetrics.count(StrategyMetrics.REPLANS, strategy, result.replans());
     StrategyMetrics.count(StrategyMetrics.FORCED_FINISHES, strategy, result.forced() ? 1 : 0);
     return result;
+  }
+
+  /**
+   * Why an answer is not a plain success: empty, or cut at an output limit (the last LLM call made the
+   * answer: ReAct's last turn or forced finish, CoT's answer, ReWOO's solver); null when it is fine.
+   */
+  static String answerProblem(String answer, LlmResponse last) {
+    if (answer == null || answer.isBlank()) {
+      return AgentTaskResult.EMPTY;
+    }
+    return last != null && last.wasCut() ? AgentTaskResult.CUT : null;
   }
 }

@@ -282,6 +282,41 @@ class ReWooReasoningTest {
     assertTrue(toolRequests.isEmpty(), "no tool runs for an invalid plan");
   }
 
+  @Test
+  void anEmptySolverAnswerIsAskedForOnceMoreThenReportedAsEmpty() {
+    llm.plan(plan(step("E1", "calculator", "{\"expression\":\"6*7\"}"))).text("").text(" ");
+    tool = r -> ok(r, "42");
+    AgentTaskResult result = task("6*7?", rewoo());
+    assertEquals(3, llm.requests.size(), "planner, solver, solver again");
+    assertTrue(llm.requests.get(2).messages().get(llm.requests.get(2).messages().size() - 1).text()
+        .contains("Your answer was empty"));
+    assertEquals(AgentTaskResult.EMPTY, result.answerProblem());
+  }
+
+  @Test
+  void aSolverThatCorrectsItselfGivesACompleteAnswer() {
+    llm.plan(plan(step("E1", "calculator", "{\"expression\":\"6*7\"}"))).text("").text("42");
+    tool = r -> ok(r, "42");
+    AgentTaskResult result = task("6*7?", rewoo());
+    assertEquals("42", result.answer());
+    assertTrue(result.answered());
+  }
+
+  @Test
+  void aCutPlanIsRejectedAsCutNotAsBadJsonAndTheModelIsToldToShortenIt() {
+    llm.cutPlan("{\"plan\":[{\"id\":\"E1\",\"tool\":\"calcul").cutPlan("[{\"id\":\"E1\"");
+
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class, () -> task("7?", rewoo()));
+
+    ApplicationFailure failure = assertInstanceOf(ApplicationFailure.class, e.getCause());
+    assertEquals(StrategyFailureTypes.INVALID_PLAN, failure.getType());
+    String message = failure.getOriginalMessage();
+    assertTrue(message.contains("the plan was cut at the output limit"), message);
+    assertFalse(message.contains("not JSON"), message);
+    assertTrue(llm.requests.get(1).messages().get(llm.requests.get(1).messages().size() - 1).text()
+        .contains("write a shorter plan"), "the correction asks for a shorter plan");
+  }
+
   // ---------------------------------------------------------------- simulations
 
   private AgentStepResult simStep(String role, Observation obs, Plan plan, AgentOptions options) {

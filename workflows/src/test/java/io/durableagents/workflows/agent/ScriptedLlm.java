@@ -66,6 +66,13 @@ final class ScriptedLlm implements LlmActivities {
     return plan(json, calls.toArray(new ToolCall[0]));
   }
 
+  /** A planner's answer cut at the output limit, as the LLM activity returns it (head kept, no steps). */
+  ScriptedLlm cutPlan(String head) {
+    answers.add(new LlmResponse("scripted", head, List.of(), new TokenUsage(20, 10), "LENGTH", 1,
+        List.of("cut answer: the plan was cut at the model's output limit (finish reason length)"), true));
+    return this;
+  }
+
   /** A planner's answer with the checked steps given explicitly (e.g. one with a schema error). */
   ScriptedLlm plan(String json, ToolCall... checkedSteps) {
     answers.add(new LlmResponse("scripted", json, List.of(checkedSteps), new TokenUsage(20, 10), "STOP", 1));

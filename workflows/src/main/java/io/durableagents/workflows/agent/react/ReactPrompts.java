@@ -20,6 +20,15 @@ import java.util.List;
  * tools are offered, so the rules model only reasons.
  */
 public final class ReactPrompts {
+  /** The pseudo-tool under which an empty or cut answer is shown to the model. */
+  public static final String ANSWER_CHECK = "answer_check";
+  /** What the model is told after an empty answer. */
+  public static final String EMPTY_ANSWER_PROBLEM =
+      "Your answer was empty. Answer the task, or call a tool.";
+  /** What the model is told after an answer cut at the output limit. */
+  public static final String CUT_ANSWER_PROBLEM =
+      "Your answer was cut off at the output limit. Give a shorter, complete answer.";
+
   /** The purpose label of one Thought/Action turn (the strategy name first, for metrics). */
   public static final String TURN_PURPOSE = "react-turn";
 

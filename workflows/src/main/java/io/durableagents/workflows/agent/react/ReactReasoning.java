@@ -21,6 +21,7 @@ import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.durableagents.workflows.task.AgentTaskResult;
 import io.durableagents.workflows.task.AgentTaskResult.AgentTurn;
 import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -93,6 +94,9 @@ import java.util.Set;
  * }</pre>
  */
 public final class ReactReasoning {
+  /** The change id of asking the model once more after an empty or cut answer. */
+  static final String ANSWER_CORRECTION_CHANGE = "react-answer-correction";
+
   private final AgentRuntime runtime;
   private final ScenarioPrompts prompts;
 
@@ -208,6 +212,7 @@ public final class ReactReasoning {
     // Only asked whether it contains an id: its order never matters.
     private final Set<String> callIds = new HashSet<>();
     private String answer;
+    private boolean answerCorrected;
     private String forcedFinish;
     private String repeatReason;
     private Long lastCallTokens;
@@ -235,6 +240,9 @@ public final class ReactReasoning {
           return;
         }
         LlmResponse response = chat(offered, turnChoice, ReactPrompts.TURN_PURPOSE);
+        if (askedToCorrect(iteration, response)) {
+          continue;
+        }
         TurnEnd end = text ? textTurn(iteration, response) : functionCallingTurn(iteration, response);
         if (end == TurnEnd.FINISHED) {
           return;
@@ -245,6 +253,30 @@ public final class ReactReasoning {
         }
       }
       forceFinish("max iterations (" + options.maxIterations() + ") reached");
+    }
+
+    /**
+     * An empty answer, or one cut at the output limit with no tool call, is an observation the model
+     * can correct once: it is shown what happened and asked again. The second time, the answer stands
+     * (and the run's result says it is empty or cut).
+     */
+    private boolean askedToCorrect(int iteration, LlmResponse response) {
+      boolean empty = response.answeredNothing();
+      boolean cut = response.wasCut() && response.toolCalls().isEmpty();
+      if (answerCorrected || !(empty || cut)
+          || Workflow.getVersion(ANSWER_CORRECTION_CHANGE, Workflow.DEFAULT_VERSION, 1) < 1) {
+        return false;
+      }
+      answerCorrected = true;
+      String problem = empty ? ReactPrompts.EMPTY_ANSWER_PROBLEM : ReactPrompts.CUT_ANSWER_PROBLEM;
+      String said = response.text() == null || response.text().isBlank() ? "(no answer)" : response.text();
+      messages.add(ChatTurn.assistant(said, List.of()));
+      messages.add(ChatTurn.user(problem));
+      ToolOutcome observed = new ToolOutcome("answer-check-" + iteration, ReactPrompts.ANSWER_CHECK,
+          problem, true);
+      outcomes.add(observed);
+      turns.add(new AgentTurn(iteration, null, List.of(observed)));
+      return true;
     }
 
     private TurnEnd functionCallingTurn(int iteration, LlmResponse response) {

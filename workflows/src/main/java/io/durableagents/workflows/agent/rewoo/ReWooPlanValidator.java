@@ -64,6 +64,11 @@ public final class ReWooPlanValidator {
     }
   }
 
+  /** A plan rejected for {@code reason}, before its text is read. */
+  public static Result rejected(String reason) {
+    return new Result(List.of(), List.of(reason));
+  }
+
   /**
    * The raw step elements of a plan text: the array itself, or the array under {@code "plan"}.
    *
@@ -111,6 +116,10 @@ public final class ReWooPlanValidator {
     } catch (IllegalArgumentException e) {
       return new Result(List.of(), List.of(e.getMessage()));
     }
+    if (elements.isEmpty()) {
+      return new Result(List.of(), List.of("the plan has no steps: give at least one step"
+          + " {\"id\", \"tool\", \"args\"} with a tool from: " + names(allowedTools)));
+    }
     if (elements.size() > maxSteps) {
       errors.add("the plan has " + elements.size() + " steps; at most " + maxSteps + " are allowed");
     }
@@ -124,10 +133,13 @@ public final class ReWooPlanValidator {
         errors.add(where + " is " + kind(e) + ", not an object {\"id\", \"tool\", \"args\"}");
         continue;
       }
-      String id = text(e.get("id"));
+      String id = id(e.get("id"));
       String tool = text(e.get("tool"));
       JsonNode args = e.get("args");
-      if (id == null) {
+      if (id == null && e.hasNonNull("id") && !e.get("id").isTextual()) {
+        errors.add(where + ": \"id\" must be a string such as \"E1\", got " + kind(e.get("id")));
+        id = "#" + (i + 1);
+      } else if (id == null) {
         errors.add(where + " has no \"id\"");
         id = "#" + (i + 1);
       } else if (!Placeholders.STEP_ID.matcher(id).matches()) {
@@ -256,6 +268,14 @@ public final class ReWooPlanValidator {
       }
     }
     return t;
+  }
+
+  /** A step's id: a string, or a whole number taken as its decimal string ({@code 1} is {@code "1"}). */
+  public static String id(JsonNode node) {
+    if (node != null && node.isIntegralNumber()) {
+      return node.asText();
+    }
+    return text(node);
   }
 
   private static String text(JsonNode node) {

@@ -54,7 +54,7 @@ public final class ReWooPrompts {
     return roleDescription + "\n\n"
         + "You make a plan of tool calls that solves the user's task; a solver writes the answer from "
         + "their outputs afterwards. Use only these tools: " + names(tools) + ". "
-        + "When no tool is needed, answer {\"plan\": []}.\n"
+        + "A plan has at least one step.\n"
         + PLAN_LENGTH_PREFIX + maxSteps + " steps\n\n"
         + FORMAT;
   }

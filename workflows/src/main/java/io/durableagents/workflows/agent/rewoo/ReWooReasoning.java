@@ -24,6 +24,7 @@ import io.durableagents.workflows.task.AgentTaskResult;
 import io.durableagents.workflows.tools.ToolCallOptions;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -82,6 +83,9 @@ import java.util.Map;
  * }</pre>
  */
 public final class ReWooReasoning {
+  /** The change id of asking the solver once more after an empty or cut answer. */
+  static final String SOLVER_CORRECTION_CHANGE = "rewoo-solver-correction";
+
   private final AgentRuntime runtime;
   private final ScenarioPrompts prompts;
 
@@ -117,10 +121,20 @@ public final class ReWooReasoning {
       all.addAll(last);
     }
 
-    LlmResponse solved = runtime.chat(
-        List.of(ChatTurn.system(ReWooPrompts.solverSystem()),
-            ChatTurn.user(ReWooPrompts.solverUser(task, all))),
-        List.of(), ToolChoice.NONE, ReWooPrompts.SOLVE_PURPOSE);
+    List<ChatTurn> solver = List.of(ChatTurn.system(ReWooPrompts.solverSystem()),
+        ChatTurn.user(ReWooPrompts.solverUser(task, all)));
+    LlmResponse solved = runtime.chat(solver, List.of(), ToolChoice.NONE, ReWooPrompts.SOLVE_PURPOSE);
+    if ((solved.answeredNothing() || solved.wasCut())
+        && Workflow.getVersion(SOLVER_CORRECTION_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      // An empty or cut answer is shown to the solver once; the second answer stands.
+      List<ChatTurn> again = new ArrayList<>(solver);
+      again.add(ChatTurn.assistant(solved.text() == null || solved.text().isBlank()
+          ? "(no answer)" : solved.text(), List.of()));
+      again.add(ChatTurn.user(solved.answeredNothing()
+          ? "Your answer was empty. Answer the task from the evidence."
+          : "Your answer was cut off at the output limit. Give a shorter, complete answer."));
+      solved = runtime.chat(again, List.of(), ToolChoice.NONE, ReWooPrompts.SOLVE_PURPOSE);
+    }
     String answer = solved.text() == null ? "" : solved.text();
     Plan lastPlan = new Plan(in.observation().step(), plan.text(), 1, plan.steps(),
         plan.steps().size(), last);
@@ -210,10 +224,8 @@ public final class ReWooReasoning {
    */
   private MadePlan makePlan(List<ChatTurn> messages, List<String> tools) {
     AgentStepInput in = runtime.input();
-    int maxSteps = in.options().maxPlanSteps();
     LlmResponse first = plannerCall(messages, tools);
-    ReWooPlanValidator.Result checked =
-        ReWooPlanValidator.validate(first.text(), first.toolCalls(), in.tools(), tools, maxSteps);
+    ReWooPlanValidator.Result checked = checkPlan(first, tools);
     if (checked.valid()) {
       return new MadePlan(first.text(), checked.steps());
     }
@@ -222,8 +234,7 @@ public final class ReWooReasoning {
         first.text() == null || first.text().isBlank() ? "(no plan)" : first.text(), List.of()));
     retry.add(ChatTurn.user(ReWooPrompts.correction(checked.errors())));
     LlmResponse second = plannerCall(retry, tools);
-    ReWooPlanValidator.Result rechecked =
-        ReWooPlanValidator.validate(second.text(), second.toolCalls(), in.tools(), tools, maxSteps);
+    ReWooPlanValidator.Result rechecked = checkPlan(second, tools);
     if (rechecked.valid()) {
       return new MadePlan(second.text(), rechecked.steps());
     }
@@ -232,6 +243,17 @@ public final class ReWooReasoning {
             + "\nErrors of the corrected plan:\n- " + String.join("\n- ", rechecked.errors())
             + "\nErrors of the first plan:\n- " + String.join("\n- ", checked.errors()),
         StrategyFailureTypes.INVALID_PLAN);
+  }
+
+  /** A planner's answer checked; a plan cut at an output limit is rejected as cut, whatever its text. */
+  private ReWooPlanValidator.Result checkPlan(LlmResponse plan, List<String> tools) {
+    AgentStepInput in = runtime.input();
+    if (plan.wasCut()) {
+      return ReWooPlanValidator.rejected("the plan was cut at the output limit before it ended:"
+          + " write a shorter plan (fewer steps, shorter arguments)");
+    }
+    return ReWooPlanValidator.validate(plan.text(), plan.toolCalls(), in.tools(), tools,
+        in.options().maxPlanSteps());
   }
 
   private LlmResponse plannerCall(List<ChatTurn> messages, List<String> tools) {

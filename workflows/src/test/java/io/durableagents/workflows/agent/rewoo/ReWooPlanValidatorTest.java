@@ -38,7 +38,20 @@ class ReWooPlanValidatorTest {
       assertEquals(List.of("E1", "E2", "E3"), r.steps().stream().map(ReWooStep::id).toList());
       assertEquals("calculator", r.steps().get(2).tool());
     }
-    assertTrue(check("[]").valid(), "an empty plan: no tool is needed");
+  }
+
+  @Test
+  void aPlanWithNoStepsIsRejectedWithAReason() {
+    assertOneError("[]", "the plan has no steps");
+    assertOneError("{\"plan\": []}", "the plan has no steps");
+  }
+
+  @Test
+  void aNumericIdIsTakenAsItsStringAndAnIdOfAnotherKindIsNamedAsSuch() {
+    ReWooPlanValidator.Result r = check("[" + "{\"id\":1,\"tool\":\"calculator\",\"args\":{\"expression\":\"1+1\"}}]");
+    assertTrue(r.valid(), r.errors().toString());
+    assertEquals("1", r.steps().get(0).id());
+    assertOneError("[{\"id\":{\"n\":1},\"tool\":\"calculator\",\"args\":{}}]", "\"id\" must be a string");
   }
 
   @Test

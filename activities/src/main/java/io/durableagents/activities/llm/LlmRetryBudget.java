@@ -1,0 +1,135 @@
+package io.durableagents.activities.llm;
+
+import io.durableagents.workflows.llm.LlmCallOptions;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How long an LLM call keeps being retried, per model. Temporal retries a call that failed with a
+ * retryable failure (a 5xx, a 429, a time-out, a garbage answer) up to {@link
+ * LlmCallOptions#MAXIMUM_ATTEMPTS} times with exponential backoff; on top of that, the activity gives up
+ * once the next retry would start more than the budget after the first attempt was scheduled: it then
+ * throws the same typed failure as non-retryable, with "gave up after N attempts in S s" in its message.
+ * So a model server that keeps failing the same way ends the call within about the budget (60 s by
+ * default) instead of the several minutes the attempts and backoff alone would allow. A single attempt
+ * is still bounded by {@code DURABLE_AGENTS_LLM_TIMEOUT}, so a server that never answers ends after the
+ * first time-out that passes the budget.
+ *
+ * <p>Set by {@code DURABLE_AGENTS_LLM_RETRY_BUDGET}: seconds for every model, and {@code model=seconds}
+ * entries for single models, comma-separated, e.g. {@code 60,openai:gpt-4o=300,ollama:llama3.2=20}. A
+ * budget of 0 gives up after the first failure.
+ *
+ * <pre>{@code
+ * LlmRetryBudget budget = LlmRetryBudget.parse("30,openai:gpt-4o=300");
+ * budget.of("openai:gpt-4o");       // PT5M
+ * budget.of("openai:gpt-4o-mini");  // PT30S
+ * }</pre>
+ */
+public final class LlmRetryBudget {
+  /** The environment variable. */
+  public static final String VARIABLE = "DURABLE_AGENTS_LLM_RETRY_BUDGET";
+  /** The budget of a model with none of its own. */
+  public static final Duration DEFAULT = Duration.ofSeconds(60);
+
+  private static final String FORMS =
+      "give seconds for every model and model=seconds entries, comma-separated, e.g. 60,openai:gpt-4o=300";
+
+  private final Duration fallback;
+  private final Map<String, Duration> perModel;
+
+  private LlmRetryBudget(Duration fallback, Map<String, Duration> perModel) {
+    this.fallback = fallback;
+    this.perModel = Map.copyOf(perModel);
+  }
+
+  /** The default budget for every model. */
+  public static LlmRetryBudget defaults() {
+    return new LlmRetryBudget(DEFAULT, Map.of());
+  }
+
+  /** {@code budget} for every model. */
+  public static LlmRetryBudget of(Duration budget) {
+    return new LlmRetryBudget(check(budget, "the retry budget"), Map.of());
+  }
+
+  /** This budget with {@code budget} for {@code model} (a model reference such as openai:gpt-4o). */
+  public LlmRetryBudget withModel(String model, Duration budget) {
+    Map<String, Duration> m = new LinkedHashMap<>(perModel);
+    m.put(model.trim(), check(budget, "the retry budget of " + model));
+    return new LlmRetryBudget(fallback, m);
+  }
+
+  /**
+   * Parses the variable's value; null or blank is the default.
+   *
+   * @throws IllegalArgumentException naming the variable and the allowed forms
+   */
+  public static LlmRetryBudget parse(String text) {
+    LlmRetryBudget budget = defaults();
+    if (text == null || text.isBlank()) {
+      return budget;
+    }
+    for (String entry : text.split(",")) {
+      String e = entry.trim();
+      if (e.isEmpty()) {
+        continue;
+      }
+      int eq = e.lastIndexOf('=');
+      try {
+        if (eq < 0) {
+          budget = new LlmRetryBudget(check(seconds(e), VARIABLE), budget.perModel);
+        } else {
+          String model = e.substring(0, eq).trim();
+          if (model.isEmpty()) {
+            throw new IllegalArgumentException("an entry names no model");
+          }
+          ModelReference.parse(model);
+          budget = budget.withModel(model, seconds(e.substring(eq + 1).trim()));
+        }
+      } catch (IllegalArgumentException bad) {
+        throw new IllegalArgumentException(
+            VARIABLE + "='" + text + "' is not allowed (" + bad.getMessage() + "); " + FORMS);
+      }
+    }
+    return budget;
+  }
+
+  /** The budget of {@code model}. */
+  public Duration of(String model) {
+    return model == null ? fallback : perModel.getOrDefault(model.trim(), fallback);
+  }
+
+  /**
+   * The delay Temporal waits before the attempt after {@code attempt} (1-based) with the LLM calls'
+   * retry policy, before any Retry-After of the provider.
+   */
+  static Duration backoffAfter(int attempt) {
+    double seconds = LlmCallOptions.RETRY.getInitialInterval().toMillis()
+        * Math.pow(LlmCallOptions.RETRY.getBackoffCoefficient(), Math.max(0, attempt - 1));
+    long max = LlmCallOptions.RETRY.getMaximumInterval().toMillis();
+    return Duration.ofMillis((long) Math.min(seconds, max));
+  }
+
+  private static Duration seconds(String text) {
+    String t = text.toLowerCase(Locale.ROOT).endsWith("s") ? text.substring(0, text.length() - 1) : text;
+    try {
+      return Duration.ofMillis(Math.round(Double.parseDouble(t.trim()) * 1000));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("'" + text + "' is not a number of seconds");
+    }
+  }
+
+  private static Duration check(Duration d, String what) {
+    if (d == null || d.isNegative()) {
+      throw new IllegalArgumentException(what + " must be 0 or more seconds, was " + d);
+    }
+    return d;
+  }
+
+  @Override
+  public String toString() {
+    return perModel.isEmpty() ? fallback.toString() : fallback + " " + perModel;
+  }
+}

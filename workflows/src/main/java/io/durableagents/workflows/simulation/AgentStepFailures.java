@@ -1,0 +1,82 @@
+package io.durableagents.workflows.simulation;
+
+import io.durableagents.workflows.agent.AgentFailureMode;
+import io.durableagents.workflows.agent.AgentStepInput;
+import io.durableagents.workflows.agent.AgentStepResult;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.agent.StrategyMetrics;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.TemporalFailure;
+import io.temporal.workflow.Workflow;
+import java.util.Map;
+
+/**
+ * Agent steps that fail for good, in a simulation: each becomes a failed {@link AgentStepResult} (the
+ * agent takes no action, its plan is kept) instead of ending the run; then the simulation's {@link
+ * AgentFailureMode} decides whether the run goes on ({@code skip}) or ends ({@code stop}) with a
+ * failure of type {@link SimulationFailureTypes#AGENT_STEP_FAILED} naming the agent, the step and the
+ * cause. Workflow code only. Histories from before this change (whose runs ended on a failed agent step)
+ * replay as they were: {@link #recoverable()} is false for them.
+ */
+public final class AgentStepFailures {
+  /** The change id of recording failed agent steps instead of failing the run. */
+  public static final String CHANGE_ID = "agent-step-failure-recorded";
+
+  private AgentStepFailures() {}
+
+  /** True when this workflow records a failed agent step (false when replaying an older history). */
+  public static boolean recoverable() {
+    return Workflow.getVersion(CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
+  /** The failed result of {@code agent}'s step, for {@code failure}. */
+  public static AgentStepResult failed(AgentStepInput agent, TemporalFailure failure) {
+    return AgentStepResult.failed(agent.agentId(), agent.observation().step(), agent.plan(), describe(failure));
+  }
+
+  /**
+   * The root cause's type and message: {@code LlmMalformedResponse: the model server's answer ...}, or
+   * {@code InvalidPlan: the ReWOO planner made an invalid plan twice ...}.
+   */
+  public static String describe(Throwable failure) {
+    Throwable t = failure;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    if (t instanceof ApplicationFailure a) {
+      return a.getType() + ": " + a.getOriginalMessage();
+    }
+    if (t instanceof TemporalFailure f) {
+      return f.getClass().getSimpleName() + ": " + f.getOriginalMessage();
+    }
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+
+  /**
+   * Counts the failed steps among {@code results} in the workflow's metrics; with {@code mode} STOP,
+   * ends the run at the first one (in agent order).
+   *
+   * @return how many failed
+   */
+  public static int settle(Map<String, AgentStepResult> results, Iterable<String> agentOrder,
+      AgentFailureMode mode, Strategy strategy, int step) {
+    int failed = 0;
+    for (String id : agentOrder) {
+      AgentStepResult r = results.get(id);
+      if (r == null || !r.failedForGood()) {
+        continue;
+      }
+      if (mode == AgentFailureMode.STOP) {
+        throw ApplicationFailure.newNonRetryableFailure("agent " + id + " failed at step " + step
+            + " (--on-agent-failure stop): " + r.failure(), SimulationFailureTypes.AGENT_STEP_FAILED);
+      }
+      failed++;
+    }
+    if (failed > 0) {
+      StrategyMetrics.count(StrategyMetrics.FAILED_AGENT_STEPS, strategy, failed);
+      Workflow.getLogger(AgentStepFailures.class)
+          .warn("step {}: {} agent step(s) failed and were skipped", step, failed);
+    }
+    return failed;
+  }
+}
