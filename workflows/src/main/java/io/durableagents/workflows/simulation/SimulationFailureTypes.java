@@ -15,4 +15,10 @@ public final class SimulationFailureTypes {
   public static final String INVALID_PARAMETER = "InvalidScenarioParameter";
 
   private SimulationFailureTypes() {}
+
+  /**
+   * An input the simulation would send (an agent step's, a memory call's) is larger than a Temporal
+   * server accepts in one payload.
+   */
+  public static final String INPUT_TOO_LARGE = "SimulationInputTooLarge";
 }
