@@ -21,4 +21,10 @@ public final class SimulationFailureTypes {
   public static final String AGENT_STEP_FAILED = "AgentStepFailed";
 
   private SimulationFailureTypes() {}
+
+  /**
+   * An input the simulation would send (an agent step's, a memory call's) is larger than a Temporal
+   * server accepts in one payload.
+   */
+  public static final String INPUT_TOO_LARGE = "SimulationInputTooLarge";
 }

@@ -261,17 +261,27 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     }
     Map<String, Promise<MemoryKeeper.Update>> running = new LinkedHashMap<>();
     List<Promise<MemoryKeeper.Update>> window = new ArrayList<>();
+    boolean budgeted = budgeted();
+    int windowCap = windowCap(budgeted);
+    TaskBudget budget = new TaskBudget();
     for (String id : world.agentIds()) {
       List<MemoryEntry> added = remembered.get(id);
       if (added == null) {
         continue;
       }
-      if (window.size() >= input.maxConcurrentAgents()) {
-        Promise.anyOf(window).get();
+      if (window.size() >= windowCap) {
+        awaitAny(window, budget, budgeted);
         window.removeIf(Promise::isCompleted);
+      }
+      long size = 0;
+      if (budgeted) {
+        // the memory call's request carries the agent's memory and the new entries
+        size = TaskBudget.sizeOf(memories.get(id)) + TaskBudget.sizeOf(added);
+        budget.beforeStart(size, window);
       }
       String model = input.optionsFor(world.roleOf(id)).model();
       Promise<MemoryKeeper.Update> p = keeper.remember(model, memories.get(id), added, current);
+      budget.started(size, null);
       running.put(id, p);
       window.add(p);
     }
@@ -347,25 +357,27 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       String simulationId, int current, Map<String, AgentStepInput> inputs) {
     Map<String, Promise<AgentStepResult>> running = new LinkedHashMap<>();
     List<Promise<AgentStepResult>> window = new ArrayList<>();
+    boolean budgeted = budgeted();
+    int windowCap = windowCap(budgeted);
+    TaskBudget budget = new TaskBudget();
     for (Map.Entry<String, AgentStepInput> e : inputs.entrySet()) {
-      if (window.size() >= input.maxConcurrentAgents()) {
-        try {
-          Promise.anyOf(window).get();
-        } catch (ChildWorkflowFailure failed) {
-          // Collected (and recorded as failed) below; an older history ended here.
-          if (failed.getCause() instanceof CanceledFailure || !AgentStepFailures.recoverable()) {
-            throw failed;
-          }
-        }
+      if (window.size() >= windowCap) {
+        awaitAny(window, budget, budgeted);
         window.removeIf(Promise::isCompleted);
       }
       String agentId = e.getKey();
+      long size = 0;
+      if (budgeted) {
+        size = checkedSize(e.getValue(), "agent " + agentId + "'s step input");
+        budget.beforeStart(size, window);
+      }
       ChildWorkflowOptions options = childOptions(
           simulationId + "/agent-" + agentId + "/step-" + current,
           agentId + " (" + e.getValue().role() + "), step " + current,
           e.getValue().options(), current);
       AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options);
       Promise<AgentStepResult> p = Async.function(child::step, e.getValue());
+      budget.started(size, budgeted ? Workflow.getWorkflowExecution(child) : null);
       running.put(agentId, p);
       window.add(p);
     }
@@ -393,25 +405,54 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     for (AgentStepInput in : inputs.values()) {
       byRole.computeIfAbsent(in.role(), r -> new ArrayList<>()).add(in);
     }
+    boolean budgeted = budgeted();
     List<List<AgentStepInput>> groups = new ArrayList<>();
+    List<Long> groupSizes = new ArrayList<>();
     for (List<AgentStepInput> ofRole : byRole.values()) {
-      for (int i = 0; i < ofRole.size(); i += perWorkflow) {
-        groups.add(ofRole.subList(i, Math.min(ofRole.size(), i + perWorkflow)));
+      if (!budgeted) {
+        for (int i = 0; i < ofRole.size(); i += perWorkflow) {
+          groups.add(ofRole.subList(i, Math.min(ofRole.size(), i + perWorkflow)));
+          groupSizes.add(0L);
+        }
+        continue;
+      }
+      // groups of at most perWorkflow agents, and at most a payload's bytes of input
+      int from = 0;
+      long bytes = 0;
+      for (int i = 0; i < ofRole.size(); i++) {
+        long size = checkedSize(ofRole.get(i), "agent " + ofRole.get(i).agentId() + "'s step input");
+        if (i > from && (i - from >= perWorkflow || bytes + size > TaskBudget.MAX_PAYLOAD_BYTES)) {
+          groups.add(ofRole.subList(from, i));
+          groupSizes.add(bytes);
+          from = i;
+          bytes = 0;
+        }
+        bytes += size;
+      }
+      if (from < ofRole.size()) {
+        groups.add(ofRole.subList(from, ofRole.size()));
+        groupSizes.add(bytes);
       }
     }
+    int windowCap = input.maxConcurrentAgents();
+    TaskBudget budget = new TaskBudget();
     List<Promise<List<AgentStepResult>>> running = new ArrayList<>();
     List<Promise<List<AgentStepResult>>> window = new ArrayList<>();
     int inWindow = 0;
     for (int g = 0; g < groups.size(); g++) {
       List<AgentStepInput> group = groups.get(g);
-      while (!window.isEmpty() && inWindow + group.size() > input.maxConcurrentAgents()) {
-        Promise.anyOf(window).get();
+      while (!window.isEmpty() && (inWindow + group.size() > windowCap
+          || (budgeted && window.size() >= TaskBudget.MAX_PENDING))) {
+        awaitAny(window, budget, budgeted);
         for (int i = 0; i < window.size(); i++) {
           if (window.get(i).isCompleted()) {
             inWindow -= window.get(i).get().size();
           }
         }
         window.removeIf(Promise::isCompleted);
+      }
+      if (budgeted) {
+        budget.beforeStart(groupSizes.get(g), window);
       }
       AgentStepInput first = group.get(0);
       String agents = group.size() == 1 ? first.agentId()
@@ -424,6 +465,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
           Workflow.newChildWorkflowStub(AgentGroupStepWorkflow.class, options);
       Promise<List<AgentStepResult>> p =
           Async.function(child::steps, new AgentGroupStepInput(group));
+      budget.started(groupSizes.get(g), budgeted ? Workflow.getWorkflowExecution(child) : null);
       running.add(p);
       window.add(p);
       inWindow += group.size();
@@ -436,6 +478,63 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       }
     }
     return results;
+  }
+
+  /**
+   * Whether this run starts its agent steps and memory calls within a {@link TaskBudget}. Runs
+   * recorded before the budget existed replay without it (they started every window in one task).
+   */
+  private static boolean budgeted() {
+    return Workflow.getVersion("task-budget", Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
+  /** How many agent steps (or memory calls) may run at once. */
+  private int windowCap(boolean budgeted) {
+    return budgeted
+        ? Math.min(input.maxConcurrentAgents(), TaskBudget.MAX_PENDING)
+        : input.maxConcurrentAgents();
+  }
+
+  /**
+   * Waits until one of {@code window} completes, failed or not (a failed agent step is collected
+   * later). When none had completed before, the wait took a new workflow task, which starts a new
+   * budget. Runs recorded before the budget wait as they did: a failed step ends the wait by throwing,
+   * which ends an older run (see {@link AgentStepFailures}).
+   */
+  private static void awaitAny(
+      List<? extends Promise<?>> window, TaskBudget budget, boolean budgeted) {
+    if (!budgeted) {
+      try {
+        Promise.anyOf(window.toArray(new Promise<?>[0])).get();
+      } catch (ChildWorkflowFailure failed) {
+        // Collected (and recorded as failed) below; an older history ended here.
+        if (failed.getCause() instanceof CanceledFailure || !AgentStepFailures.recoverable()) {
+          throw failed;
+        }
+      }
+      return;
+    }
+    boolean anyDone = TaskBudget.anyCompleted(window);
+    Workflow.await(() -> TaskBudget.anyCompleted(window));
+    if (!anyDone) {
+      budget.newTask();
+    }
+  }
+
+  /**
+   * The bytes of {@code value}, an input that crosses into history; an input no Temporal server would
+   * accept ends the run with a failure that names it.
+   */
+  private static long checkedSize(Object value, String what) {
+    long size = TaskBudget.sizeOf(value);
+    if (size > TaskBudget.MAX_PAYLOAD_BYTES) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          what + " is " + size + " bytes, over the " + TaskBudget.MAX_PAYLOAD_BYTES
+              + " bytes one input may carry (Temporal refuses payloads over 2 MB): make the"
+              + " observation, memory or selected tools smaller",
+          SimulationFailureTypes.INPUT_TOO_LARGE);
+    }
+    return size;
   }
 
   private ChildWorkflowOptions childOptions(

@@ -1,0 +1,97 @@
+package io.durableagents.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durableagents.activities.rules.RulesChatModel;
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * No setting makes a workflow task too large for a Temporal server: with {@code maxConcurrentAgents}
+ * equal to the agent count (what a user does to go faster, and what made the simulation's task a 5.4
+ * MB message that the server refused for ever), the simulation starts its agent steps in waves, every
+ * task stays within the budget, and the run equals the run with the default window.
+ */
+class LargeSimulationTest {
+  private static final String MODEL = "rules";
+  /** The task budget's bytes (TaskBudget.MAX_BYTES_PER_TASK) plus the commands' own framing. */
+  private static final long TASK_BYTES_LIMIT = 1024L * 1024 + 64 * 1024;
+  private static TestWorkflowEnvironment env;
+
+  @BeforeAll
+  static void start() {
+    env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
+        .registerModel(MODEL, new RulesChatModel()).build());
+  }
+
+  @AfterAll
+  static void stop() {
+    env.close();
+  }
+
+  private SimulationResult run(String id, SimulationInput in) {
+    return env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+        .run(in);
+  }
+
+  @ParameterizedTest(name = "{0} agents, {1} per workflow")
+  @CsvSource({"1000, 1", "1000, 100", "2000, 1", "2000, 100"})
+  void everyAgentAtOnceStaysWithinTheTaskBudgetAndGivesTheDefaultRun(int agents, int perWorkflow) {
+    int cops = agents / 5;
+    EpsteinParameters world = new EpsteinParameters(60, 60, agents - cops, cops, 5, 0.5, 0.1, 2.3, 30);
+    AgentOptions options = AgentOptions.newBuilder().setModel(MODEL).setStrategy(Strategy.COT).build();
+    String id = "large-" + agents + "-" + perWorkflow;
+    SimulationInput all = new SimulationInput("epstein", 1, 7, world, options, Map.of(), agents)
+        .withAgentsPerWorkflow(perWorkflow);
+    SimulationResult atOnce = run(id + "-all", all);
+    SimulationResult windowed = run(id + "-default", new SimulationInput("epstein", 1, 7, world,
+        options, Map.of(), null).withAgentsPerWorkflow(perWorkflow));
+
+    assertEquals(windowed.perStep(), atOnce.perStep());
+    assertEquals(windowed.finalCounts(), atOnce.finalCounts());
+    assertEquals(windowed.llmCalls(), atOnce.llmCalls());
+    assertEquals(agents, atOnce.agentSteps());
+
+    // every workflow task of the simulation: its starts' input bytes within the budget
+    long taskBytes = 0;
+    long largest = 0;
+    int starts = 0;
+    int mostStarts = 0;
+    int pending = 0;
+    int mostPending = 0;
+    for (HistoryEvent e : env.getWorkflowClient().fetchHistory(id + "-all").getEvents()) {
+      if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
+        taskBytes = 0;
+        starts = 0;
+      } else if (e.getEventType()
+          == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
+        taskBytes += e.getStartChildWorkflowExecutionInitiatedEventAttributes().getInput()
+            .getSerializedSize();
+        largest = Math.max(largest, taskBytes);
+        mostStarts = Math.max(mostStarts, ++starts);
+        mostPending = Math.max(mostPending, ++pending);
+      } else if (e.getEventType() == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED) {
+        pending--;
+      }
+    }
+    assertTrue(largest <= TASK_BYTES_LIMIT, "a workflow task sent " + largest + " bytes of input");
+    assertTrue(mostStarts <= 500, "a workflow task started " + mostStarts + " children");
+    assertTrue(mostPending <= 1000, mostPending + " children pending at once");
+  }
+}
