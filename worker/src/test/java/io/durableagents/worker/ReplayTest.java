@@ -100,7 +100,8 @@ class ReplayTest {
         "autonomous-todo-driven.json", "autonomous-plan-execute.json", "autonomous-spawn-reflexion.json",
         "autonomous-spawn-child.json",
         "simulation-continued-run1.json", "simulation-continued-run2.json",
-        "simulation-steered-episodic.json", "simulation-epstein-groups.json", "agent-group-step.json",
+        "simulation-steered-episodic.json", "simulation-epstein-groups.json",
+        "simulation-epstein-budgeted.json", "agent-group-step.json",
         "simulation-agent-failure-skipped.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
@@ -162,6 +163,14 @@ class ReplayTest {
           .run(new SimulationInput("epstein", 2, 11, SMALL, base,
               Map.of("cop", base.toBuilder().setModel(BrokenChatModel.NAME).build()), null));
       out.put("simulation-agent-failure-skipped.json", new Recorded(failing, client.fetchHistory(failing)));
+      // agent steps and memory calls started within the task budget (the task-budget version marker)
+      String budgeted = "sim-epstein-replay-budgeted";
+      client.newWorkflowStub(SimulationWorkflow.class,
+              WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(budgeted).build())
+          .run(new SimulationInput("epstein", 2, 11, SMALL,
+              AgentOptions.newBuilder().setStrategy(Strategy.COT).build(), null, 3)
+              .withAgentsPerWorkflow(2).withMemory(MemoryOptions.of(MemoryKind.LONG_TERM, 1)));
+      out.put("simulation-epstein-budgeted.json", new Recorded(budgeted, client.fetchHistory(budgeted)));
       for (Strategy s : Strategy.values()) {
         String id = "agent-task-replay-" + s.label();
         client.newWorkflowStub(AgentTaskWorkflow.class,
