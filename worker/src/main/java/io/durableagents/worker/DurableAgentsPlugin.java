@@ -83,6 +83,12 @@ import java.util.function.Consumer;
  * <p>On JVM 21 and later, workflow threads and activity threads are virtual threads.
  */
 public final class DurableAgentsPlugin extends SimplePlugin {
+  /**
+   * How long workflow code may run without yielding before the SDK calls it a potential deadlock
+   * (the SDK's default is 1 s).
+   */
+  public static final long DEADLOCK_DETECTION_TIMEOUT_MS = 5_000;
+
   /** The plugin's name. */
   public static final String NAME = "io.durableagents";
 
@@ -212,6 +218,11 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       builder.setMaxConcurrentActivityExecutionSize(llmConcurrency);
     } else {
       builder.setMaxConcurrentWorkflowTaskPollers(pollers);
+      // A simulation step of thousands of agents builds their observations in one workflow task,
+      // and a fresh worker loads classes and warms Jackson in its first tasks: on a busy machine
+      // either can pass the SDK's 1 s without yielding, which fails the task as a "potential
+      // deadlock" (TMPRL1101) and retries it. 5 s stays under the workflow task timeout (10 s).
+      builder.setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION_TIMEOUT_MS);
     }
     builder.setMaxConcurrentActivityTaskPollers(pollers);
     if (virtualThreads) {
