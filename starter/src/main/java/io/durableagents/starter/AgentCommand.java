@@ -83,7 +83,21 @@ final class AgentCommand implements Callable<Integer> {
       System.out.println("Started " + workflowId + ": " + task.options().strategy().label() + " with "
           + task.options().model() + ", tools " + task.tools());
       return agent.run(task);
-    }, result -> print(result, System.out));
+    }, result -> print(result, System.out), AgentCommand::exitCode);
+  }
+
+  /**
+   * 0 for an answer; {@link Failures#FAILED} for an empty or cut one, with a line saying so (the answer
+   * and the warnings are printed above it).
+   */
+  static int exitCode(AgentTaskResult r) {
+    if (r.answered()) {
+      return Failures.OK;
+    }
+    System.err.println("agent: " + (AgentTaskResult.EMPTY.equals(r.answerProblem())
+        ? "the model gave an empty answer" : "the answer was cut at the output limit")
+        + "; try again, or raise the model's output limit (max tokens) or DURABLE_AGENTS_MAX_OUTPUT_BYTES");
+    return Failures.FAILED;
   }
 
   /**

@@ -27,6 +27,17 @@ final class SingleRun {
    */
   static <R> int run(String command, boolean noWorker, String workflowId, Function<WorkflowClient, R> run,
       Consumer<R> print) throws java.io.IOException, InterruptedException {
+    return run(command, noWorker, workflowId, run, print, r -> 0);
+  }
+
+  /**
+   * As {@link #run(String, boolean, String, Function, Consumer)}, with the exit code of a run that
+   * completed from {@code exitCode} (a run that completed with an answer that is not one is not a
+   * plain success).
+   */
+  static <R> int run(String command, boolean noWorker, String workflowId, Function<WorkflowClient, R> run,
+      Consumer<R> print, java.util.function.ToIntFunction<R> exitCode)
+      throws java.io.IOException, InterruptedException {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
     LocalStack stack = null;
     if (!noWorker) {
@@ -48,7 +59,7 @@ final class SingleRun {
         }
         print.accept(result);
         System.out.println(Links.where(connection, workflowId));
-        return 0;
+        return exitCode.applyAsInt(result);
       } finally {
         service.shutdown();
       }

@@ -61,5 +61,12 @@ class AgentCommandTest {
     out = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(out.contains("Answer (cut at the output limit: incomplete):"), out.substring(0, 300));
     assertTrue(out.contains("Warning: cut answer"), out.substring(0, 300));
+
+    // an answer is exit code 0; an empty or cut one is not a plain success
+    assertEquals(0, AgentCommand.exitCode(r));
+    assertEquals(1, AgentCommand.exitCode(r.withOutcome(List.of(),
+        io.durableagents.workflows.task.AgentTaskResult.CUT)));
+    assertEquals(1, AgentCommand.exitCode(r.withOutcome(List.of(),
+        io.durableagents.workflows.task.AgentTaskResult.EMPTY)));
   }
 }
