@@ -289,6 +289,11 @@ final class SimulationRunner {
           + "%d forced finishes%n", r.planCounts().plansMade(), r.planCounts().planStepsReused(),
           r.planCounts().replans(), r.planCounts().forcedFinishes());
     }
+    if (r.failedAgentSteps() > 0) {
+      out.printf("Failed agent steps: %d, skipped (the agents took no action; --on-agent-failure stop"
+          + " ends the run instead): each failure is in the run's history (history %s)%n",
+          r.failedAgentSteps(), r.simulationId());
+    }
     for (String warning : r.warnings()) {
       out.println("Warning: " + warning);
     }

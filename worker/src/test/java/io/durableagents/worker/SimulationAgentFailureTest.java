@@ -112,4 +112,21 @@ class SimulationAgentFailureTest {
     assertEquals(2, r.failedAgentSteps());
     assertEquals(1, r.steps());
   }
+
+  @Test
+  void aKeyTheProviderRefusesEndsTheRunEvenWhenFailuresAreSkipped() throws Exception {
+    server = new MisbehavingOpenAiServer(Behaviour.UNAUTHORIZED);
+    env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
+        .setLlmSettings(LlmSettings.newBuilder().openAiBaseUrl(server.baseUrl()).openAiApiKey("sk-x-1234")
+            .retryBudget(LlmRetryBudget.of(Duration.ofSeconds(3))).build())
+        .build());
+    AgentOptions base = AgentOptions.defaults();
+    // not one agent's bad luck: every cop would fail the same way, so skipping them would only hide it
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class,
+        () -> simulate(new SimulationInput("epstein", 2, 7, SMALL, base,
+            Map.of("cop", base.toBuilder().setModel("openai:gpt-test").build()), null)));
+    ApplicationFailure f = assertInstanceOf(ApplicationFailure.class, e.getCause());
+    assertEquals("LlmAuthenticationFailed", f.getType());
+    assertTrue(f.getOriginalMessage().contains("every agent on its model would"), f.getOriginalMessage());
+  }
 }

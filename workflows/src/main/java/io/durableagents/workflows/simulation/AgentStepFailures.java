@@ -5,6 +5,7 @@ import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepResult;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.agent.StrategyMetrics;
+import io.durableagents.workflows.llm.LlmFailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.Workflow;
@@ -22,7 +23,31 @@ public final class AgentStepFailures {
   /** The change id of recording failed agent steps instead of failing the run. */
   public static final String CHANGE_ID = "agent-step-failure-recorded";
 
+  /**
+   * The change id of ending the run at a failure of the model's set-up (a missing key, a key refused,
+   * a model that does not exist), whatever the failure mode.
+   */
+  public static final String SETUP_CHANGE_ID = "agent-step-setup-failure-ends-run";
+
+  /** Failure types that no agent of a model can get past: they end the run, never skipped. */
+  private static final java.util.List<String> SETUP_FAILURES = java.util.List.of(
+      LlmFailureTypes.PROVIDER_NOT_CONFIGURED, LlmFailureTypes.AUTHENTICATION,
+      LlmFailureTypes.MODEL_NOT_FOUND);
+
   private AgentStepFailures() {}
+
+  /** The set-up failure type {@code failure} (as {@link #describe} wrote it) starts with, or null. */
+  static String setupFailure(String failure) {
+    if (failure == null) {
+      return null;
+    }
+    for (String type : SETUP_FAILURES) {
+      if (failure.startsWith(type + ":")) {
+        return type;
+      }
+    }
+    return null;
+  }
 
   /** True when this workflow records a failed agent step (false when replaying an older history). */
   public static boolean recoverable() {
@@ -65,6 +90,12 @@ public final class AgentStepFailures {
       AgentStepResult r = results.get(id);
       if (r == null || !r.failedForGood()) {
         continue;
+      }
+      String setup = setupFailure(r.failure());
+      if (setup != null && Workflow.getVersion(SETUP_CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1) {
+        // not this agent's bad luck: every agent on this model fails the same way
+        throw ApplicationFailure.newNonRetryableFailure("agent " + id + " failed at step " + step
+            + ", and every agent on its model would: " + r.failure(), setup);
       }
       if (mode == AgentFailureMode.STOP) {
         throw ApplicationFailure.newNonRetryableFailure("agent " + id + " failed at step " + step
