@@ -127,6 +127,8 @@ class SimulationAgentFailureTest {
             Map.of("cop", base.toBuilder().setModel("openai:gpt-test").build()), null)));
     ApplicationFailure f = assertInstanceOf(ApplicationFailure.class, e.getCause());
     assertEquals("LlmAuthenticationFailed", f.getType());
-    assertTrue(f.getOriginalMessage().contains("every agent on its model would"), f.getOriginalMessage());
+    assertTrue(f.getOriginalMessage().endsWith("every agent on this model fails the same way)"),
+        f.getOriginalMessage());
+    assertTrue(f.getOriginalMessage().contains("Incorrect API key"), f.getOriginalMessage());
   }
 }

@@ -94,8 +94,9 @@ public final class AgentStepFailures {
       String setup = setupFailure(r.failure());
       if (setup != null && Workflow.getVersion(SETUP_CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1) {
         // not this agent's bad luck: every agent on this model fails the same way
-        throw ApplicationFailure.newNonRetryableFailure("agent " + id + " failed at step " + step
-            + ", and every agent on its model would: " + r.failure(), setup);
+        throw ApplicationFailure.newNonRetryableFailure(r.failure().substring(setup.length() + 1).strip()
+            + " (agent " + id + ", step " + step + "; every agent on this model fails the same way)",
+            setup);
       }
       if (mode == AgentFailureMode.STOP) {
         throw ApplicationFailure.newNonRetryableFailure("agent " + id + " failed at step " + step
