@@ -66,7 +66,8 @@ public final class DevServer implements AutoCloseable {
     });
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .executor(callExecutor)
-        .intercept(stickyQueues);
+        .intercept(stickyQueues)
+        .intercept(new ContinueAsNewCompletions(services));
     GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
     try {
       DevServer server = new DevServer(services, callExecutor, builder.build().start(), stickyQueues);
