@@ -136,6 +136,23 @@ final class StartChecks {
     }
   }
 
+  /** A directory to write files into: a directory or creatable, and writable. */
+  static void outputDirectory(String option, Path dir) {
+    Path absolute = dir.toAbsolutePath();
+    if (Files.exists(absolute) && !Files.isDirectory(absolute)) {
+      throw new CommandFailure(Failures.LOCAL, option + " " + dir + " is a file, not a directory",
+          "Give a directory (it is created if missing).");
+    }
+    Path ancestor = absolute;
+    while (ancestor != null && !Files.exists(ancestor)) {
+      ancestor = ancestor.getParent();
+    }
+    if (ancestor == null || !Files.isDirectory(ancestor) || !Files.isWritable(ancestor)) {
+      throw new CommandFailure(Failures.LOCAL, option + " " + dir + ": cannot write in " + ancestor,
+          "Choose a directory you can write to.");
+    }
+  }
+
   private static String extension(String option) {
     return switch (option) {
       case "--csv" -> ".csv";

@@ -107,6 +107,12 @@ class CliFailuresTest {
     cases.add(Arguments.of(List.of("history", "sim-1", "-o", "DIR"), 5, "history: -o DIR is a directory"));
     cases.add(Arguments.of(List.of("history", "sim-1", "-o", "FILE/h.json"), 5,
         "history: -o FILE/h.json: FILE is not a directory"));
+    cases.add(Arguments.of(List.of("history", "sim-1", "--all-runs"), 2,
+        "history: --all-runs writes a file per run and needs a directory"));
+    cases.add(Arguments.of(List.of("history", "sim-1", "--all-runs", "--run-id", "r", "-o", "DIR"), 2,
+        "history: --all-runs and --run-id exclude each other"));
+    cases.add(Arguments.of(List.of("history", "sim-1", "--all-runs", "-o", "FILE"), 5,
+        "history: -o FILE is a file, not a directory"));
     cases.add(Arguments.of(List.of("list", "--limit", "-1"), 2, "list: --limit must be at least 1, was -1"));
     cases.add(Arguments.of(List.of("list", "--limit", "0"), 2, "list: --limit must be at least 1, was 0"));
     cases.add(Arguments.of(List.of("dev-server", "--port", "-1"), 2, "dev-server: --port -1 is not a port"));

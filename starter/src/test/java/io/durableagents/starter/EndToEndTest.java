@@ -285,6 +285,10 @@ class EndToEndTest {
     assertEquals(5, crashed.runs());
     assertEquals(5, CompletedActivities.runsById(client, "e2e-can-crash").size());
     int retried = assertNoCompletedCallRanAgain("e2e-can-crash", crashJournal);
+    // every run of both, exported by the CLI, ends with its closing event and replays (the test server
+    // lost the closing event of a run queried while it continued as new: --progress lines queries)
+    assertEveryRunClosedAndReplays("e2e-can-ref", 5);
+    assertEveryRunClosedAndReplays("e2e-can-crash", 5);
     System.out.printf("continue-as-new every 5: kill -9 after %d of %d calls, %d calls retried in flight, "
         + "history events per run %s%n", callsAtKill, referenceCalls, retried,
         CompletedActivities.runsById(client, "e2e-can-crash").values().stream().map(h -> h.getEvents().size()).toList());
@@ -312,6 +316,23 @@ class EndToEndTest {
     assertTrue(attached.contains("Stopped e2e-steer: ") && attached.contains("Final counts: "), attached);
     SimulationResult stopped = result("e2e-steer");
     assertTrue(stopped.stopped() && stopped.steps() >= held + 5 && stopped.runs() > 1, stopped.toString());
+  }
+
+  /** Exports every run of {@code id} with {@code history --all-runs}: each closes and replays. */
+  private static void assertEveryRunClosedAndReplays(String id, int runs) throws Exception {
+    Path out = dir.resolve("runs-" + id);
+    starter("history", id, "--all-runs", "-o", out.toAbsolutePath().toString());
+    for (int n = 1; n <= runs; n++) {
+      WorkflowExecutionHistory run = WorkflowExecutionHistory.fromJson(
+          Files.readString(out.resolve(id + ".run-" + n + ".json")), id);
+      io.temporal.api.enums.v1.EventType last = run.getLastEvent().getEventType();
+      assertEquals(n < runs ? io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
+          : io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, last,
+          "last event of run " + n + " of " + id);
+      WorkflowReplayer.replayWorkflowExecution(run,
+          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class);
+    }
+    assertFalse(Files.exists(out.resolve(id + ".run-" + (runs + 1) + ".json")), "only " + runs + " runs");
   }
 
   private static String[] concat(String[] head, String... tail) {
