@@ -44,7 +44,7 @@ final class AttachCommand implements Callable<Integer> {
       }
       runner.printSummary(result);
       runner.writeFiles(result, output);
-      System.out.println(Links.where(connection, workflowId));
+      System.out.println(Links.where(connection, service, workflowId));
       return 0;
     } finally {
       service.shutdown();

@@ -92,7 +92,7 @@ final class DescribeCommand implements Callable<Integer> {
           System.out.println("Progress:      unknown (no worker answered the query: is one running?)");
         }
       }
-      System.out.println(Links.where(connection, workflowId));
+      System.out.println(Links.where(connection, service, workflowId));
       return 0;
     } finally {
       service.shutdown();

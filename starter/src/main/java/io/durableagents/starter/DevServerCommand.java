@@ -1,13 +1,26 @@
 package io.durableagents.starter;
 
-import io.durableagents.devserver.DevServer;
+import io.durableagents.devserver.LocalTemporal;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Runs the embedded Temporal (Temporal's Java test server) until stopped. */
+/**
+ * Runs a Temporal on this machine until stopped: Temporal's dev server (the Temporal CLI), keeping runs
+ * in a database file and serving the UI, wherever a Temporal CLI can be had; otherwise the in-memory
+ * Java test server, said so in one line.
+ */
 @Command(name = "dev-server",
-    description = "Run the embedded Temporal (Temporal's Java test server: in memory, gRPC only, no UI).")
+    description = {"Run a Temporal on this machine: Temporal's dev server (the Temporal CLI's 'server start-dev'), "
+        + "its runs kept in a database file across restarts and its UI on --ui-port, when a Temporal CLI is given "
+        + "(--temporal-cli, DURABLE_AGENTS_TEMPORAL_CLI), on the PATH, cached or can be downloaded;",
+        "otherwise (or with --in-memory) the in-memory Java test server: no UI, and every run is lost when it stops. "
+            + "Long runs belong on a persistent Temporal."})
 final class DevServerCommand implements Callable<Integer> {
   @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String host;
@@ -15,15 +28,80 @@ final class DevServerCommand implements Callable<Integer> {
   @Option(names = "--port", defaultValue = "7233", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
   int port;
 
+  @Option(names = "--ui-port", description = "The UI's port (default: 8233).")
+  Integer uiPort;
+
+  @Option(names = "--db-file", paramLabel = "FILE",
+      description = "The database file runs are kept in (default: $DURABLE_AGENTS_TEMPORAL_DB, else temporal.db "
+          + "in $DURABLE_AGENTS_DATA_DIR, else in ~/.local/share/durable-agents).")
+  Path database;
+
+  @Option(names = "--temporal-cli", paramLabel = "PATH",
+      description = "The Temporal CLI to run (default: $DURABLE_AGENTS_TEMPORAL_CLI, else 'temporal' on the PATH, "
+          + "else a cached or downloaded one).")
+  Path cli;
+
+  @Option(names = "--in-memory", description = "Run the in-memory Java test server (no UI; runs are lost when it stops).")
+  boolean inMemory;
+
   @Override
   public Integer call() throws InterruptedException {
+    LocalTemporal.Settings settings = settings();
     StartChecks.port("--port", host, port);
-    DevServer server = DevServer.start(host, port);
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close));
-    System.out.println("Embedded Temporal listening on " + host + ":" + server.port()
-        + " (in memory: a restart forgets every run; no UI).");
-    System.out.flush();
-    server.awaitTermination();
+    LocalTemporal temporal;
+    try {
+      temporal = LocalTemporal.start(settings, line -> {
+        System.out.println(line);
+        System.out.flush();
+      });
+    } catch (IllegalStateException e) {
+      throw new CommandFailure(Failures.LOCAL, e.getMessage(),
+          "Check the Temporal CLI, or run with --in-memory.");
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      temporal.close();
+      stopped.countDown();
+    }));
+    // the dev server is a process of its own: if it goes, say so and stop
+    while (!stopped.await(2, TimeUnit.SECONDS)) {
+      if (!listening(host, port)) {
+        System.out.println("The Temporal on " + temporal.target() + " stopped listening; exiting.");
+        return Failures.FAILED;
+      }
+    }
     return 0;
+  }
+
+  /** The settings from the environment, then the flags. */
+  LocalTemporal.Settings settings() {
+    LocalTemporal.Settings settings;
+    try {
+      settings = LocalTemporal.Settings.fromEnvironment(System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw CommandFailure.usage(e.getMessage(), "See docs/embedded-temporal.md.");
+    }
+    settings = settings.withAddress(host, port).withInMemory(inMemory || settings.inMemory());
+    if (uiPort != null) {
+      StartChecks.port("--ui-port", host, uiPort);
+      settings = settings.withUiPort(uiPort);
+    }
+    if (database != null) {
+      StartChecks.outputFile("--db-file", database);
+      settings = settings.withDatabase(database);
+    }
+    if (cli != null) {
+      settings = settings.withCli(cli, "--temporal-cli");
+    }
+    return settings;
+  }
+
+  private static boolean listening(String host, int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("0.0.0.0".equals(host) ? "127.0.0.1" : host, port), 1000);
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
+    }
   }
 }

@@ -28,6 +28,7 @@ final class LocalStack implements AutoCloseable {
   private final List<Process> started = new ArrayList<>();
   private final Thread cleanup = new Thread(this::stopGracefully, "durable-agents-stop-children");
   private volatile boolean ownsServer;
+  private volatile boolean serverInMemory;
 
   private LocalStack() {
     Runtime.getRuntime().addShutdownHook(cleanup);
@@ -47,14 +48,17 @@ final class LocalStack implements AutoCloseable {
     try {
       if (connection.isDefaultAddress() && !ChildProcesses.listening("127.0.0.1", 7233)) {
         File log = logs.resolve("dev-server.log").toFile();
-        System.out.println("Starting the embedded Temporal on 127.0.0.1:7233 (log: " + log + ")");
+        System.out.println("Starting a Temporal on 127.0.0.1:7233 (log: " + log + ")");
         Process server = ChildProcesses.start("384m", log, Map.of(), "dev-server");
         stack.started.add(server);
         stack.ownsServer = true;
-        if (!ChildProcesses.awaitListening("127.0.0.1", 7233, server, 30_000)) {
-          throw new CommandFailure(Failures.FAILED, "the embedded Temporal did not start",
-              "See " + log + ".");
+        // the dev server says which Temporal it runs (and, falling back to memory, why) in its log
+        List<String> said = awaitAnnouncement(log.toPath(), server, 180_000);
+        if (said == null) {
+          throw new CommandFailure(Failures.FAILED, "the local Temporal did not start", "See " + log + ".");
         }
+        said.forEach(line -> System.out.println("  " + line));
+        stack.serverInMemory = said.get(said.size() - 1).startsWith("Embedded Temporal");
       } else {
         // something listens there: make sure it is Temporal before a worker starts polling it
         io.temporal.serviceclient.WorkflowServiceStubs service = TemporalCheck.connect(connection);
@@ -88,15 +92,49 @@ final class LocalStack implements AutoCloseable {
           + "at once).";
     }
     String run = "run " + id;
-    if (ownsServer) {
+    if (ownsServer && serverInMemory) {
       return command + ": interrupted; stopping the worker, then the embedded Temporal (Ctrl-C again to "
           + "stop at once).\n  The embedded Temporal keeps runs in memory: " + run + " ends with it. To keep "
           + "runs across Ctrl-C, run 'durable-agents dev-server' in another terminal and 'simulate' here "
-          + "(Ctrl-C then only detaches), or use a persistent Temporal (docs/operations.md).";
+          + "(Ctrl-C then only detaches), or use a persistent Temporal (docs/embedded-temporal.md).";
+    }
+    if (ownsServer) {
+      return command + ": interrupted; stopping the worker, then the Temporal dev server (Ctrl-C again to "
+          + "stop at once).\n  The dev server keeps " + run + " in its database: start 'durable-agents "
+          + "dev-server' and 'durable-agents worker', then 'attach " + id + "' to go on.";
     }
     return command + ": interrupted; stopping the worker (Ctrl-C again to stop at once).\n  " + run
         + " stays on " + connection.address() + " and goes on when a worker runs: 'durable-agents worker'"
         + (command.equals("demo") ? ", then 'attach " + id + "'." : ", then 'describe " + id + "'.");
+  }
+
+  /**
+   * The lines the dev-server process prints about the Temporal it runs, up to the one saying where it
+   * listens; null when the process dies or {@code timeoutMillis} pass first (a download takes time).
+   */
+  static List<String> awaitAnnouncement(Path log, Process server, long timeoutMillis) throws InterruptedException {
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    while (System.nanoTime() < deadline) {
+      List<String> said = new ArrayList<>();
+      try {
+        for (String line : Files.exists(log) ? Files.readAllLines(log) : List.<String>of()) {
+          if (line.startsWith("Embedded Temporal") || line.startsWith("Temporal dev server")
+              || line.startsWith("No persistent Temporal") || line.startsWith("Downloading the Temporal CLI")) {
+            said.add(line);
+            if (line.contains(" listening on ")) {
+              return said;
+            }
+          }
+        }
+      } catch (IOException | java.io.UncheckedIOException e) {
+        // being written: read again
+      }
+      if (!server.isAlive()) {
+        return null;
+      }
+      Thread.sleep(100);
+    }
+    return null;
   }
 
   /** Whether this stack started the Temporal it uses (in memory: its runs end with it). */

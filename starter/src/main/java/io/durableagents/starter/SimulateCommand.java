@@ -67,14 +67,14 @@ final class SimulateCommand implements Callable<Integer> {
     System.out.println("Started " + workflowId + " on " + connection.address() + " (namespace "
         + connection.namespace() + "): " + input.scenario() + ", " + input.steps() + " steps, seed "
         + input.seed() + ", model " + input.agentOptions().model());
-    System.out.println(Links.where(connection, workflowId));
+    System.out.println(Links.where(connection, client.getWorkflowServiceStubs(), workflowId));
     if (noWait) {
       return 0;
     }
     SimulationResult result = runner.follow(workflowId, output.useBar());
     runner.printSummary(result);
     runner.writeFiles(result, output);
-    System.out.println(Links.where(connection, workflowId));
+    System.out.println(Links.where(connection, client.getWorkflowServiceStubs(), workflowId));
     return 0;
   }
 }

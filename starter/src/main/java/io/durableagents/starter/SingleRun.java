@@ -54,11 +54,11 @@ final class SingleRun {
         try {
           result = run.apply(connection.client(service));
         } catch (WorkflowFailedException e) {
-          System.out.println(Links.where(connection, workflowId));
+          System.out.println(Links.where(connection, service, workflowId));
           throw e;
         }
         print.accept(result);
-        System.out.println(Links.where(connection, workflowId));
+        System.out.println(Links.where(connection, service, workflowId));
         return exitCode.applyAsInt(result);
       } finally {
         service.shutdown();

@@ -1,0 +1,421 @@
+package io.durableagents.devserver;
+
+import io.durableagents.workflows.SearchAttributes;
+import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.common.SearchAttributeKey;
+import io.temporal.testing.TemporalDevServer;
+import io.temporal.testing.TemporalDevServerOptions;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The Temporal a first run starts on this machine: Temporal's own dev server (the Temporal CLI's
+ * {@code server start-dev}) with its runs kept in a SQLite file and its UI, wherever a {@code temporal}
+ * executable can be had — given, on the {@code PATH}, cached from an earlier download, or downloaded
+ * now — and otherwise the in-memory {@link DevServer}, said in one line with what that loses.
+ *
+ * <pre>{@code
+ * LocalTemporal.Settings settings = LocalTemporal.Settings.fromEnvironment(System.getenv());
+ * try (LocalTemporal temporal = LocalTemporal.start(settings, System.out::println)) {
+ *   // temporal.target() is "127.0.0.1:7233"; temporal.uiUrl() is the UI, or null in memory
+ * }
+ * }</pre>
+ */
+public final class LocalTemporal implements AutoCloseable {
+  /** A Temporal CLI executable to run ({@code server start-dev}), instead of looking for one. */
+  public static final String CLI_VARIABLE = "DURABLE_AGENTS_TEMPORAL_CLI";
+  /** The SQLite file the dev server keeps its runs in. */
+  public static final String DB_VARIABLE = "DURABLE_AGENTS_TEMPORAL_DB";
+  /** {@code false}: never download the Temporal CLI. */
+  public static final String DOWNLOAD_VARIABLE = "DURABLE_AGENTS_TEMPORAL_DOWNLOAD";
+  /** {@code in-memory}: always the Java test server. */
+  public static final String SERVER_VARIABLE = "DURABLE_AGENTS_TEMPORAL_SERVER";
+  /** Where durable-agents keeps its data (the database, the downloaded CLI). */
+  public static final String DATA_DIR_VARIABLE = "DURABLE_AGENTS_DATA_DIR";
+  /** The dev server's UI port on the default port 7233 (the Temporal CLI's own default: port + 1000). */
+  public static final int DEFAULT_UI_PORT = 8233;
+  /** How long the download host has to answer before a first run falls back to memory. */
+  static final int DOWNLOAD_PROBE_MILLIS = 2_000;
+
+  /** What runs. */
+  public enum Kind {
+    /** Temporal's dev server (the Temporal CLI): runs kept in a file, a UI. */
+    DEV_SERVER,
+    /** Temporal's Java test server: in memory, no UI. */
+    IN_MEMORY
+  }
+
+  /**
+   * How to start it.
+   *
+   * @param host the address to listen on
+   * @param port the gRPC port
+   * @param uiPort the UI's port (dev server only; 0: the gRPC port + 1000, as the Temporal CLI does)
+   * @param database the SQLite file (dev server only)
+   * @param cli a Temporal CLI to run (null: look on the PATH, in the download cache, then download)
+   * @param cliSource where {@code cli} came from, for messages (a flag or a variable)
+   * @param download whether the CLI may be downloaded
+   * @param inMemory always the in-memory server
+   * @param dataDir where the downloaded CLI is cached
+   * @param path the directories to look for {@code temporal} in (the PATH)
+   */
+  public record Settings(String host, int port, int uiPort, Path database, Path cli, String cliSource,
+      boolean download, boolean inMemory, Path dataDir, List<Path> path) {
+    public Settings {
+      Objects.requireNonNull(host, "host");
+      Objects.requireNonNull(database, "database");
+      Objects.requireNonNull(dataDir, "dataDir");
+      path = List.copyOf(path);
+    }
+
+    /**
+     * The defaults, read from {@code env}: {@value #DATA_DIR_VARIABLE} (else {@code $XDG_DATA_HOME/
+     * durable-agents}, else {@code ~/.local/share/durable-agents}), {@value #DB_VARIABLE} (else
+     * {@code temporal.db} there), {@value #CLI_VARIABLE}, {@value #DOWNLOAD_VARIABLE},
+     * {@value #SERVER_VARIABLE}, and the {@code PATH}.
+     *
+     * @throws IllegalArgumentException naming the variable whose value is not allowed
+     */
+    public static Settings fromEnvironment(Map<String, String> env) {
+      Path dataDir = dataDir(env);
+      String db = env.get(DB_VARIABLE);
+      String cli = env.get(CLI_VARIABLE);
+      String download = env.getOrDefault(DOWNLOAD_VARIABLE, "true").trim().toLowerCase();
+      if (!download.equals("true") && !download.equals("false")) {
+        throw new IllegalArgumentException(DOWNLOAD_VARIABLE + " must be true or false, was '"
+            + env.get(DOWNLOAD_VARIABLE) + "'");
+      }
+      String server = env.getOrDefault(SERVER_VARIABLE, "auto").trim().toLowerCase();
+      if (!server.equals("auto") && !server.equals("in-memory")) {
+        throw new IllegalArgumentException(SERVER_VARIABLE + " must be auto or in-memory, was '"
+            + env.get(SERVER_VARIABLE) + "'");
+      }
+      List<Path> path = new ArrayList<>();
+      for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
+        if (!dir.isBlank()) {
+          path.add(Path.of(dir));
+        }
+      }
+      return new Settings("127.0.0.1", 7233, 0,
+          db == null || db.isBlank() ? dataDir.resolve("temporal.db") : Path.of(db),
+          cli == null || cli.isBlank() ? null : Path.of(cli), cli == null || cli.isBlank() ? null : CLI_VARIABLE,
+          download.equals("true"), server.equals("in-memory"), dataDir, path);
+    }
+
+    private static Path dataDir(Map<String, String> env) {
+      String explicit = env.get(DATA_DIR_VARIABLE);
+      if (explicit != null && !explicit.isBlank()) {
+        return Path.of(explicit);
+      }
+      String xdg = env.get("XDG_DATA_HOME");
+      if (xdg != null && !xdg.isBlank()) {
+        return Path.of(xdg, "durable-agents");
+      }
+      String home = System.getProperty("user.home");
+      String os = System.getProperty("os.name", "").toLowerCase();
+      if (os.contains("mac")) {
+        return Path.of(home, "Library", "Application Support", "durable-agents");
+      }
+      if (os.contains("win") && env.get("LOCALAPPDATA") != null) {
+        return Path.of(env.get("LOCALAPPDATA"), "durable-agents");
+      }
+      return Path.of(home, ".local", "share", "durable-agents");
+    }
+
+    public Settings withAddress(String host, int port) {
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+    }
+
+    public Settings withUiPort(int uiPort) {
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+    }
+
+    public Settings withDatabase(Path database) {
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+    }
+
+    public Settings withCli(Path cli, String source) {
+      return new Settings(host, port, uiPort, database, cli, source, download, inMemory, dataDir, path);
+    }
+
+    public Settings withInMemory(boolean inMemory) {
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+    }
+
+    public Settings withDownload(boolean download) {
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+    }
+
+    /** The UI's port: the one set, else the gRPC port + 1000. */
+    int effectiveUiPort() {
+      return uiPort > 0 ? uiPort : Math.min(65535, (port == 0 ? 7233 : port) + 1000);
+    }
+
+    /** Where a downloaded CLI is cached. */
+    Path cliCache() {
+      return dataDir.resolve("temporal-cli");
+    }
+  }
+
+  private final Kind kind;
+  private final String target;
+  private final String uiUrl;
+  private final Path database;
+  private final AutoCloseable server;
+
+  private LocalTemporal(Kind kind, String target, String uiUrl, Path database, AutoCloseable server) {
+    this.kind = kind;
+    this.target = target;
+    this.uiUrl = uiUrl;
+    this.database = database;
+    this.server = server;
+  }
+
+  /**
+   * Starts Temporal's dev server if a Temporal CLI can be had, else the in-memory server; says which
+   * (and, falling back, why and what that loses) through {@code say}, a line at a time.
+   *
+   * @throws IllegalStateException when a CLI given explicitly cannot be run, or nothing can listen
+   */
+  public static LocalTemporal start(Settings settings, Consumer<String> say) {
+    if (settings.inMemory()) {
+      return inMemory(settings, say, null);
+    }
+    String why;
+    Path cli = settings.cli();
+    if (cli != null) {
+      if (!Files.isRegularFile(cli) || !Files.isExecutable(cli)) {
+        throw new IllegalStateException(settings.cliSource() + " names " + cli
+            + ", which is not an executable file");
+      }
+      return devServer(settings, cli, false, say);
+    }
+    cli = onPath(settings.path());
+    if (cli != null) {
+      try {
+        return devServer(settings, cli, false, say);
+      } catch (RuntimeException e) {
+        why = "the Temporal CLI at " + cli + " did not start (" + firstLine(e) + ")";
+        return inMemory(settings, say, why);
+      }
+    }
+    Path cached = cached(settings);
+    if (cached != null) {
+      try {
+        return devServer(settings, cached, false, say);
+      } catch (RuntimeException e) {
+        return inMemory(settings, say, "the cached Temporal CLI " + cached + " did not start (" + firstLine(e) + ")");
+      }
+    }
+    if (!settings.download()) {
+      return inMemory(settings, say, "no Temporal CLI on the PATH and downloading it is off ("
+          + DOWNLOAD_VARIABLE + "=false)");
+    }
+    String unreachable = downloadUnreachable();
+    if (unreachable != null) {
+      return inMemory(settings, say, "no Temporal CLI on the PATH and " + unreachable);
+    }
+    try {
+      say.accept("Downloading the Temporal CLI once into " + settings.cliCache() + " ...");
+      return devServer(settings, null, true, say);
+    } catch (RuntimeException e) {
+      return inMemory(settings, say, "no Temporal CLI on the PATH and its download failed (" + firstLine(e) + ")");
+    }
+  }
+
+  /** The gRPC target, {@code host:port}. */
+  public String target() {
+    return target;
+  }
+
+  /** The Temporal UI's address, or null (the in-memory server has none). */
+  public String uiUrl() {
+    return uiUrl;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The SQLite file the runs are kept in, or null in memory. */
+  public Path database() {
+    return database;
+  }
+
+  /** Stops the server (the dev server gets 10 s to close its database). */
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop the Temporal at " + target + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static LocalTemporal devServer(Settings s, Path cli, boolean download, Consumer<String> say) {
+    if (s.port() == 0) {
+      // a free port now, so that the UI's (port + 1000) is known before the server starts
+      try (java.net.ServerSocket free = new java.net.ServerSocket(0, 0, java.net.InetAddress.getByName(s.host()))) {
+        s = s.withAddress(s.host(), free.getLocalPort());
+      } catch (IOException e) {
+        throw new IllegalStateException("no free port on " + s.host() + ": " + e.getMessage(), e);
+      }
+    }
+    try {
+      Path parent = s.database().toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create the directory of " + s.database() + ": " + e.getMessage(), e);
+    }
+    TemporalDevServerOptions.Builder options = TemporalDevServerOptions.newBuilder()
+        .setIp(s.host())
+        .setPort(s.port())
+        .setDatabaseFilename(s.database().toAbsolutePath().toString())
+        .setUiPort(s.effectiveUiPort())
+        .setStartupTimeout(Duration.ofSeconds(60))
+        .setExtraArgs(searchAttributeArgs());
+    if (cli != null) {
+      options.setExistingPath(cli.toAbsolutePath().toString());
+    } else {
+      options.setDownloadEnabled(download).setDownloadDestination(s.cliCache().toString());
+    }
+    TemporalDevServer server = TemporalDevServer.start(options.build());
+    String ui = "http://" + ("0.0.0.0".equals(s.host()) ? "localhost" : displayHost(s.host())) + ":"
+        + s.effectiveUiPort();
+    Path marker = marker(s.dataDir(), server.getTarget());
+    try {
+      Files.createDirectories(marker.getParent());
+      Files.writeString(marker, ui + "\n");
+    } catch (IOException e) {
+      // only links use it: they fall back to the default UI address
+    }
+    say.accept("Temporal dev server (" + (cli == null ? "downloaded Temporal CLI" : cli.toString())
+        + ") listening on " + server.getTarget() + "; runs kept in " + s.database() + "; UI at " + ui);
+    return new LocalTemporal(Kind.DEV_SERVER, server.getTarget(), ui, s.database(), () -> {
+      try {
+        server.close();
+      } finally {
+        Files.deleteIfExists(marker);
+      }
+    });
+  }
+
+  private static LocalTemporal inMemory(Settings s, Consumer<String> say, String why) {
+    if (why != null) {
+      say.accept("No persistent Temporal here: " + why + ". Falling back to the in-memory Temporal: no UI, "
+          + "and every run is lost when it stops. For runs kept across restarts with a UI, install the "
+          + "Temporal CLI (https://docs.temporal.io/cli) or set " + CLI_VARIABLE + ".");
+    }
+    DevServer server = DevServer.start(s.host(), s.port());
+    say.accept("Embedded Temporal listening on " + s.host() + ":" + server.port()
+        + " (in memory: a restart forgets every run; no UI).");
+    return new LocalTemporal(Kind.IN_MEMORY, s.host() + ":" + server.port(), null, null, server);
+  }
+
+  /**
+   * The UI of the dev server this machine runs for {@code target} ({@code host:port}), or null: a dev
+   * server started here leaves its UI's address in the data directory while it runs.
+   */
+  public static String uiUrlOf(Map<String, String> env, String target) {
+    try {
+      Path marker = marker(Settings.dataDir(env), target);
+      return Files.isRegularFile(marker) ? Files.readString(marker).trim() : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static Path marker(Path dataDir, String target) {
+    target = target.startsWith("localhost:") ? "127.0.0.1" + target.substring("localhost".length()) : target;
+    return dataDir.resolve("run").resolve("ui-" + target.replaceAll("[^A-Za-z0-9.-]", "_"));
+  }
+
+  /** {@code --search-attribute Name=Type} for each of ours, as the Temporal CLI takes them. */
+  static List<String> searchAttributeArgs() {
+    List<String> args = new ArrayList<>();
+    for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
+      args.add("--search-attribute");
+      args.add(key.getName() + "=" + cliType(key.getValueType()));
+    }
+    return args;
+  }
+
+  private static String cliType(IndexedValueType type) {
+    return switch (type) {
+      case INDEXED_VALUE_TYPE_TEXT -> "Text";
+      case INDEXED_VALUE_TYPE_KEYWORD -> "Keyword";
+      case INDEXED_VALUE_TYPE_INT -> "Int";
+      case INDEXED_VALUE_TYPE_DOUBLE -> "Double";
+      case INDEXED_VALUE_TYPE_BOOL -> "Bool";
+      case INDEXED_VALUE_TYPE_DATETIME -> "Datetime";
+      case INDEXED_VALUE_TYPE_KEYWORD_LIST -> "KeywordList";
+      default -> throw new IllegalArgumentException("no Temporal CLI type for " + type);
+    };
+  }
+
+  private static Path onPath(List<Path> path) {
+    String name = System.getProperty("os.name", "").toLowerCase().contains("win") ? "temporal.exe" : "temporal";
+    for (Path dir : path) {
+      Path candidate = dir.resolve(name);
+      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+
+  /** A CLI an earlier run downloaded into the cache, or null. */
+  private static Path cached(Settings s) {
+    if (!Files.isDirectory(s.cliCache())) {
+      return null;
+    }
+    try (var files = Files.walk(s.cliCache(), 4)) {
+      return files.filter(p -> p.getFileName().toString().matches("temporal(\\.exe)?"))
+          .filter(p -> Files.isRegularFile(p) && Files.isExecutable(p))
+          .findFirst().orElse(null);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Null when the CLI's download host answers within {@link #DOWNLOAD_PROBE_MILLIS}, else why not:
+   * offline, a first run falls back within seconds instead of waiting out the download's own
+   * 15 s connect timeout.
+   */
+  static String downloadUnreachable() {
+    URI base = URI.create(System.getProperty("io.temporal.testing.devServerDownloadBaseUrl",
+        "https://temporal.download"));
+    int port = base.getPort() > 0 ? base.getPort() : "http".equals(base.getScheme()) ? 80 : 443;
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(base.getHost(), port), DOWNLOAD_PROBE_MILLIS);
+      return null;
+    } catch (IOException e) {
+      return "its download site " + base.getHost() + " cannot be reached (" + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")";
+    }
+  }
+
+  private static String displayHost(String host) {
+    return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+  }
+
+  private static String firstLine(Throwable e) {
+    String message = String.valueOf(e.getMessage());
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
+  }
+}

@@ -1,0 +1,175 @@
+package io.durableagents.devserver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How a first run gets its Temporal: the Temporal CLI's dev server when an executable is there (here a
+ * stand-in script that answers {@code server start-dev --port N ...} by starting Temporal's Java test
+ * server on N and records the arguments it was given), else the in-memory server, said in one line.
+ */
+class LocalTemporalTest {
+  @TempDir
+  Path dir;
+
+  private LocalTemporal.Settings settings(Path cli, boolean download) {
+    return new LocalTemporal.Settings("127.0.0.1", 0, 0, dir.resolve("data/temporal.db"), cli,
+        cli == null ? null : "--temporal-cli", download, false, dir.resolve("data"), List.of(dir.resolve("empty-path")));
+  }
+
+  /** A {@code temporal} stand-in: records its arguments, then runs the Java test server on --port. */
+  private Path standIn(Path args) throws IOException {
+    Path script = dir.resolve("bin/temporal");
+    Files.createDirectories(script.getParent());
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Files.writeString(script, "#!/bin/sh\n"
+        + "printf '%s\\n' \"$@\" > '" + args + "'\n"
+        + "port=''\n"
+        + "while [ $# -gt 0 ]; do if [ \"$1\" = --port ]; then port=$2; fi; shift; done\n"
+        + "exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\"\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return script;
+  }
+
+  @Test
+  void aTemporalCliIsRunAsTheDevServerWithADatabaseTheUiAndOurSearchAttributes() throws Exception {
+    Path args = dir.resolve("args.txt");
+    Path cli = standIn(args);
+    List<String> said = new ArrayList<>();
+    String target;
+    String ui;
+    try (LocalTemporal temporal = LocalTemporal.start(settings(cli, false), said::add)) {
+      assertEquals(LocalTemporal.Kind.DEV_SERVER, temporal.kind());
+      target = temporal.target();
+      int port = Integer.parseInt(target.substring(target.indexOf(':') + 1));
+      ui = "http://127.0.0.1:" + (port + 1000);
+      assertEquals(ui, temporal.uiUrl());
+      WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+          WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
+      try {
+        service.blockingStub().getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
+      } finally {
+        service.shutdownNow();
+      }
+      List<String> given = Files.readAllLines(args);
+      assertEquals(List.of("server", "start-dev"), given.subList(0, 2), given.toString());
+      assertEquals(String.valueOf(port), after(given, "--port"));
+      assertEquals(dir.resolve("data/temporal.db").toAbsolutePath().toString(), after(given, "--db-filename"));
+      assertEquals(String.valueOf(port + 1000), after(given, "--ui-port"));
+      List<String> attributes = new ArrayList<>();
+      for (int i = 0; i < given.size() - 1; i++) {
+        if (given.get(i).equals("--search-attribute")) {
+          attributes.add(given.get(i + 1));
+        }
+      }
+      assertTrue(attributes.containsAll(List.of("Scenario=Keyword", "Strategy=Keyword", "SimStep=Int")),
+          attributes.toString());
+      assertEquals(List.of("Temporal dev server (" + cli + ") listening on " + target + "; runs kept in "
+          + dir.resolve("data/temporal.db") + "; UI at " + ui), said);
+      assertEquals(ui, LocalTemporal.uiUrlOf(Map.of(LocalTemporal.DATA_DIR_VARIABLE, dir.resolve("data").toString()),
+          target), "links find the UI while it runs");
+    }
+    assertFalse(listening(target), "closing stops the dev server's process");
+    assertNull(LocalTemporal.uiUrlOf(Map.of(LocalTemporal.DATA_DIR_VARIABLE, dir.resolve("data").toString()), target));
+  }
+
+  @Test
+  void withoutACliAndWithoutDownloadsItFallsBackToMemoryAndSaysWhatThatLoses() {
+    List<String> said = new ArrayList<>();
+    try (LocalTemporal temporal = LocalTemporal.start(settings(null, false), said::add)) {
+      assertEquals(LocalTemporal.Kind.IN_MEMORY, temporal.kind());
+      assertNull(temporal.uiUrl());
+      assertEquals(2, said.size(), said.toString());
+      assertEquals("No persistent Temporal here: no Temporal CLI on the PATH and downloading it is off "
+          + "(DURABLE_AGENTS_TEMPORAL_DOWNLOAD=false). Falling back to the in-memory Temporal: no UI, and every "
+          + "run is lost when it stops. For runs kept across restarts with a UI, install the Temporal CLI "
+          + "(https://docs.temporal.io/cli) or set DURABLE_AGENTS_TEMPORAL_CLI.", said.get(0));
+      assertEquals("Embedded Temporal listening on " + temporal.target()
+          + " (in memory: a restart forgets every run; no UI).", said.get(1));
+    }
+  }
+
+  @Test
+  void anUnreachableDownloadSiteFallsBackAtOnceNamingIt() throws Exception {
+    int closed;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    String property = "io.temporal.testing.devServerDownloadBaseUrl";
+    System.setProperty(property, "http://127.0.0.1:" + closed);
+    List<String> said = new ArrayList<>();
+    try (LocalTemporal temporal = LocalTemporal.start(settings(null, true), said::add)) {
+      assertEquals(LocalTemporal.Kind.IN_MEMORY, temporal.kind());
+      assertTrue(said.get(0).startsWith("No persistent Temporal here: no Temporal CLI on the PATH and its "
+          + "download site 127.0.0.1 cannot be reached (ConnectException"), said.get(0));
+    } finally {
+      System.clearProperty(property);
+    }
+  }
+
+  @Test
+  void aTemporalCliOnThePathIsFoundAndOneThatIsNotAnExecutableIsAnError() throws Exception {
+    Path cli = standIn(dir.resolve("args.txt"));
+    LocalTemporal.Settings onPath = new LocalTemporal.Settings("127.0.0.1", 0, 0, dir.resolve("db"), null, null,
+        false, false, dir.resolve("data"), List.of(dir.resolve("nothing"), cli.getParent()));
+    try (LocalTemporal temporal = LocalTemporal.start(onPath, line -> { })) {
+      assertEquals(LocalTemporal.Kind.DEV_SERVER, temporal.kind());
+    }
+    Path notExecutable = Files.writeString(dir.resolve("temporal.txt"), "");
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> LocalTemporal.start(settings(notExecutable, false), line -> { }));
+    assertEquals("--temporal-cli names " + notExecutable + ", which is not an executable file", e.getMessage());
+  }
+
+  @Test
+  void settingsComeFromTheEnvironmentAndABadValueNamesTheVariable() {
+    LocalTemporal.Settings s = LocalTemporal.Settings.fromEnvironment(Map.of(
+        "XDG_DATA_HOME", "/data", "PATH", "/a:/b"));
+    assertEquals(Path.of("/data/durable-agents/temporal.db"), s.database());
+    assertEquals(List.of(Path.of("/a"), Path.of("/b")), s.path());
+    assertTrue(s.download());
+    assertFalse(s.inMemory());
+    LocalTemporal.Settings moved = LocalTemporal.Settings.fromEnvironment(Map.of(
+        LocalTemporal.DB_VARIABLE, "/x/runs.db", LocalTemporal.SERVER_VARIABLE, "in-memory",
+        LocalTemporal.DOWNLOAD_VARIABLE, "false"));
+    assertEquals(Path.of("/x/runs.db"), moved.database());
+    assertTrue(moved.inMemory());
+    assertFalse(moved.download());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LocalTemporal.Settings.fromEnvironment(Map.of(LocalTemporal.DOWNLOAD_VARIABLE, "maybe")));
+    assertEquals("DURABLE_AGENTS_TEMPORAL_DOWNLOAD must be true or false, was 'maybe'", e.getMessage());
+  }
+
+  private static String after(List<String> args, String flag) {
+    int i = args.indexOf(flag);
+    return i < 0 || i + 1 >= args.size() ? null : args.get(i + 1);
+  }
+
+  private static boolean listening(String target) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(target.substring(target.indexOf(':') + 1))), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}
