@@ -659,7 +659,7 @@ final class BenchmarkCommand implements Callable<Integer> {
       port = s.getLocalPort();
     }
     server = ChildProcesses.start("2g", logs.resolve("dev-server.log").toFile(), Map.of(),
-        "dev-server", "--port", Integer.toString(port));
+        "dev-server", "--in-memory", "--port", Integer.toString(port));
     if (!ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000)) {
       throw new IllegalStateException("the embedded Temporal did not start; see " + logs.resolve("dev-server.log"));
     }

@@ -14,6 +14,8 @@ import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.durableagents.workflows.simulation.SimulationInput;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -37,16 +39,42 @@ final class DescribeCommand implements Callable<Integer> {
                 .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId)).build())
             .getWorkflowExecutionInfo();
       } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() == io.grpc.Status.Code.NOT_FOUND) {
+          throw new ServerWatch(service, workflowId, "describe").notFound();
+        }
         throw Failures.about("'" + workflowId + "' on " + connection.address(), e);
       }
+      boolean simulation = info.getType().getName().equals("Simulation");
+      List<SimulationRuns.Run> runs = simulation
+          ? SimulationRuns.of(service, connection.namespace(), workflowId, 10_000) : List.of();
       System.out.println("Workflow id:   " + workflowId);
       System.out.println("Type:          " + info.getType().getName());
       System.out.println("Status:        " + Describe.status(info.getStatus()));
-      System.out.println("Started:       " + Describe.time(info.getStartTime()));
-      if (info.hasCloseTime()) {
-        System.out.println("Closed:        " + Describe.time(info.getCloseTime()));
+      if (runs.size() > 1) {
+        long events = runs.stream().mapToLong(r -> r.info().getHistoryLength()).sum();
+        System.out.println("Started:       " + Describe.time(runs.get(0).info().getStartTime())
+            + " (this run, " + runs.size() + " of " + runs.size() + ": " + Describe.time(info.getStartTime()) + ")");
+        if (info.hasCloseTime() && info.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+          System.out.println("Closed:        " + Describe.time(info.getCloseTime()));
+        }
+        System.out.println("History:       " + events + " events in " + runs.size() + " runs (continued as new; "
+            + info.getHistoryLength() + " in this one)");
+      } else {
+        System.out.println("Started:       " + Describe.time(info.getStartTime()));
+        if (info.hasCloseTime() && info.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+          System.out.println("Closed:        " + Describe.time(info.getCloseTime()));
+        }
+        System.out.println("History:       " + info.getHistoryLength() + " events");
       }
-      System.out.println("History:       " + info.getHistoryLength() + " events");
+      if (!runs.isEmpty()) {
+        SimulationInput input = simulationInput(connection, service, runs.get(runs.size() - 1));
+        if (input != null) {
+          System.out.println("Strategies:    " + SimulationRunner.strategies(input) + ", model "
+              + input.agentOptions().model() + (input.roleOptions().values().stream()
+                  .anyMatch(o -> !o.model().equals(input.agentOptions().model()))
+                  ? " (per role: " + models(input) + ")" : ""));
+        }
+      }
       if (info.hasSearchAttributes() && info.getSearchAttributes().getIndexedFieldsCount() > 0) {
         StringBuilder sa = new StringBuilder();
         info.getSearchAttributes().getIndexedFieldsMap().forEach((k, v) -> sa.append(sa.length() == 0 ? "" : ", ")
@@ -58,7 +86,7 @@ final class DescribeCommand implements Callable<Integer> {
       if (completed && info.getType().getName().equals("AgentTask")) {
         AgentCommand.print(client.newUntypedWorkflowStub(workflowId)
             .getResult(5, TimeUnit.SECONDS, AgentTaskResult.class), System.out);
-      } else if (!info.getType().getName().equals("Simulation")) {
+      } else if (!simulation) {
         // agent steps and other workflows: 'show' reads them better
       } else if (completed) {
         SimulationResult r = client.newUntypedWorkflowStub(workflowId)
@@ -97,5 +125,24 @@ final class DescribeCommand implements Callable<Integer> {
     } finally {
       service.shutdown();
     }
+  }
+
+  /** The run's input as the workflow got it, or null when it cannot be read (another version). */
+  private static SimulationInput simulationInput(TemporalConnection connection, WorkflowServiceStubs service,
+      SimulationRuns.Run run) {
+    try {
+      return connection.client(service).getOptions().getDataConverter()
+          .fromPayloads(0, java.util.Optional.of(run.input()), SimulationInput.class, SimulationInput.class);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static String models(SimulationInput input) {
+    java.util.TreeMap<String, String> byRole = new java.util.TreeMap<>();
+    input.roleOptions().forEach((role, o) -> byRole.put(role, o.model()));
+    StringBuilder sb = new StringBuilder();
+    byRole.forEach((role, m) -> sb.append(sb.length() == 0 ? "" : ", ").append(role).append('=').append(m));
+    return sb.toString();
   }
 }

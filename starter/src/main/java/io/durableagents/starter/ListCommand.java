@@ -4,6 +4,7 @@ import io.durableagents.worker.TemporalConnection;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.filter.v1.WorkflowTypeFilter;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.ListClosedWorkflowExecutionsRequest;
 import io.temporal.api.workflowservice.v1.ListOpenWorkflowExecutionsRequest;
@@ -31,21 +32,61 @@ final class ListCommand implements Callable<Integer> {
     TemporalConnection connection = TemporalConnection.fromEnvironment();
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
-      List<WorkflowExecutionInfo> runs = list(service, connection.namespace(), limit);
-      if (runs.isEmpty()) {
-        System.out.println("No simulation runs on " + connection.address() + ".");
+      List<WorkflowExecutionInfo> runs = list(service, connection.namespace(), Math.min(1000, limit * 20));
+      List<Simulation> simulations = bySimulation(runs);
+      if (simulations.size() > limit) {
+        simulations = simulations.subList(0, limit);
+      }
+      if (simulations.isEmpty()) {
+        System.out.println("No simulation runs on " + connection.address() + "."
+            + (Links.inMemory(service) ? " This is the in-memory Temporal: it forgets every run when it "
+                + "restarts (docs/embedded-temporal.md)." : ""));
         return 0;
       }
-      System.out.printf("%-48s %-12s %-20s %s%n", "WORKFLOW ID", "STATUS", "STARTED", "CLOSED");
-      for (WorkflowExecutionInfo info : runs) {
-        System.out.printf("%-48s %-12s %-20s %s%n", info.getExecution().getWorkflowId(),
-            Describe.status(info.getStatus()), Describe.time(info.getStartTime()),
-            info.hasCloseTime() ? Describe.time(info.getCloseTime()) : "-");
+      System.out.printf("%-48s %-15s %-20s %-20s %s%n", "WORKFLOW ID", "STATUS", "STARTED", "CLOSED", "RUNS");
+      for (Simulation sim : simulations) {
+        WorkflowExecutionInfo latest = sim.latest();
+        System.out.printf("%-48s %-15s %-20s %-20s %d%n", latest.getExecution().getWorkflowId(),
+            Describe.status(latest.getStatus()), Describe.time(sim.first().getStartTime()),
+            latest.hasCloseTime() && latest.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+                ? Describe.time(latest.getCloseTime()) : "-", sim.runs());
       }
       return 0;
     } finally {
       service.shutdown();
     }
+  }
+
+  /** A simulation: every run of one workflow id (it continued as new), the first and the latest. */
+  record Simulation(WorkflowExecutionInfo first, WorkflowExecutionInfo latest, int runs) {}
+
+  /**
+   * The runs grouped into simulations, newest first: a simulation that continued as new is one row,
+   * with its first run's start, and its latest run's status and close time.
+   */
+  static List<Simulation> bySimulation(List<WorkflowExecutionInfo> runs) {
+    java.util.Map<String, List<WorkflowExecutionInfo>> byId = new java.util.LinkedHashMap<>();
+    for (WorkflowExecutionInfo run : runs) {
+      byId.computeIfAbsent(run.getExecution().getWorkflowId(), k -> new ArrayList<>()).add(run);
+    }
+    List<Simulation> simulations = new ArrayList<>();
+    for (List<WorkflowExecutionInfo> same : byId.values()) {
+      // newest first within the id too; a run that did not continue as new ends the chain
+      same.sort(Comparator.comparing(ListCommand::started).reversed());
+      WorkflowExecutionInfo latest = same.get(0);
+      int chain = 1;
+      while (chain < same.size()
+          && same.get(chain).getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW) {
+        chain++;
+      }
+      simulations.add(new Simulation(same.get(chain - 1), latest, chain));
+    }
+    simulations.sort(Comparator.comparing((Simulation sim) -> started(sim.latest())).reversed());
+    return simulations;
+  }
+
+  private static Instant started(WorkflowExecutionInfo r) {
+    return Instant.ofEpochSecond(r.getStartTime().getSeconds(), r.getStartTime().getNanos());
   }
 
   /**

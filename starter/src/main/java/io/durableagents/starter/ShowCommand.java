@@ -35,6 +35,7 @@ final class ShowCommand implements Callable<Integer> {
     try {
       DataConverter converter = DataConverter.getDefaultInstance();
       Map<Long, HistoryEvent> scheduled = new HashMap<>();
+      Map<Long, HistoryEvent> startedEvents = new HashMap<>();
       long start = -1;
       for (HistoryEvent e : connection.client(service).fetchHistory(workflowId).getEvents()) {
         long t = e.getEventTime().getSeconds() * 1000 + e.getEventTime().getNanos() / 1_000_000;
@@ -50,17 +51,21 @@ final class ShowCommand implements Callable<Integer> {
           case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
             scheduled.put(e.getEventId(), e);
             break;
+          case EVENT_TYPE_ACTIVITY_TASK_STARTED:
+            startedEvents.put(e.getEventId(), e);
+            break;
           case EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
             var done = e.getActivityTaskCompletedEventAttributes();
             HistoryEvent s = scheduled.get(done.getScheduledEventId());
             var sa = s.getActivityTaskScheduledEventAttributes();
             String type = sa.getActivityType().getName();
+            String retries = retries(s, startedEvents.get(done.getStartedEventId()), e);
             if (type.equals("LlmChat")) {
               LlmRequest req = first(converter, sa.getInput(), LlmRequest.class);
               LlmResponse res = first(converter, done.getResult(), LlmResponse.class);
-              System.out.printf("%sllm: %s%s (%s, tool choice %s): %d in / %d out tokens, %d ms%n", at, res.model(),
+              System.out.printf("%sllm: %s%s (%s, tool choice %s): %d in / %d out tokens, %d ms%s%n", at, res.model(),
                   agentOf(converter, s), req.purpose(), req.toolChoice().name().toLowerCase(), res.usage().input(), res.usage().output(),
-                  res.latencyMillis());
+                  res.latencyMillis(), retries);
               if (res.text() != null && !res.text().isBlank()) {
                 for (String line : res.text().split("\n")) {
                   System.out.println("             | " + line);
@@ -73,13 +78,20 @@ final class ShowCommand implements Callable<Integer> {
             } else if (type.equals("ToolExecute")) {
               ToolExecutionRequest req = first(converter, sa.getInput(), ToolExecutionRequest.class);
               ToolExecutionResult res = first(converter, done.getResult(), ToolExecutionResult.class);
-              System.out.printf("%stool: %s%s(%s) -> %s%s%n", at, req.name(), agentOf(converter, s), req.arguments(),
-                  res.error() ? "ERROR " : "", res.output());
+              System.out.printf("%stool: %s%s(%s) -> %s%s%s%n", at, req.name(), agentOf(converter, s), req.arguments(),
+                  res.error() ? "ERROR " : "", res.output(), retries);
             }
             break;
           }
-          case EVENT_TYPE_ACTIVITY_TASK_FAILED:
-            System.out.println(at + "activity failed: " + e.getActivityTaskFailedEventAttributes().getFailure().getMessage());
+          case EVENT_TYPE_ACTIVITY_TASK_FAILED: {
+            var failed = e.getActivityTaskFailedEventAttributes();
+            HistoryEvent started = startedEvents.get(failed.getStartedEventId());
+            System.out.println(at + "activity failed" + (started == null ? "" : " in attempt "
+                + started.getActivityTaskStartedEventAttributes().getAttempt()) + ": " + failed.getFailure().getMessage());
+            break;
+          }
+          case EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT:
+            System.out.println(at + "activity timed out: " + e.getActivityTaskTimedOutEventAttributes().getFailure().getMessage());
             break;
           case EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
             System.out.println(at + "completed");
@@ -92,11 +104,43 @@ final class ShowCommand implements Callable<Integer> {
       }
       return 0;
     } catch (RuntimeException e) {
-      System.err.println("show: cannot read '" + workflowId + "' on " + connection.address() + ": " + e.getMessage());
-      return 1;
+      throw Failures.about("cannot read '" + workflowId + "' on " + connection.address(), e);
     } finally {
       service.shutdown();
     }
+  }
+
+  /**
+   * What a call went through before it completed, or "": its attempt when it was retried (a worker
+   * died, the provider failed) with the last attempt's failure, and how long after it was scheduled it
+   * completed when that is well over its own latency (it waited for a worker or a retry).
+   */
+  static String retries(HistoryEvent scheduled, HistoryEvent started, HistoryEvent completed) {
+    StringBuilder sb = new StringBuilder();
+    if (started != null) {
+      var attrs = started.getActivityTaskStartedEventAttributes();
+      if (attrs.getAttempt() > 1) {
+        sb.append(" · attempt ").append(attrs.getAttempt());
+        if (attrs.hasLastFailure()) {
+          sb.append(" (the one before: ").append(firstLine(attrs.getLastFailure().getMessage())).append(')');
+        }
+      }
+    }
+    long waited = millis(completed) - millis(scheduled);
+    long ran = started == null ? waited : millis(completed) - millis(started);
+    if (waited - ran >= 1000 || (started != null && started.getActivityTaskStartedEventAttributes().getAttempt() > 1)) {
+      sb.append(String.format(java.util.Locale.ROOT, " · completed %.1f s after it was scheduled", waited / 1000.0));
+    }
+    return sb.toString();
+  }
+
+  private static long millis(HistoryEvent e) {
+    return e.getEventTime().getSeconds() * 1000 + e.getEventTime().getNanos() / 1_000_000;
+  }
+
+  private static String firstLine(String s) {
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
   }
 
   /**

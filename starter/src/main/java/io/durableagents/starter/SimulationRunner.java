@@ -76,6 +76,7 @@ final class SimulationRunner {
 
   /** Follows a run with a progress bar: steps done, agents, LLM calls and tokens so far. */
   SimulationResult followWithBar(String workflowId) throws InterruptedException {
+    ServerWatch watch = new ServerWatch(client.getWorkflowServiceStubs(), workflowId, "attach");
     ResultWatch result = new ResultWatch(workflowId);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
     try (ProgressBar bar = new ProgressBarBuilder()
@@ -96,6 +97,11 @@ final class SimulationRunner {
           bar.refresh();
           return done;
         } catch (TimeoutException e) {
+          if (!watch.answers()) {
+            bar.setExtraMessage("Temporal at " + client.getWorkflowServiceStubs().getOptions().getTarget()
+                + " does not answer");
+            continue;
+          }
           try {
             SimulationProgress p = typed.progress();
             result.seen(p);
@@ -104,10 +110,21 @@ final class SimulationRunner {
             bar.setExtraMessage(extra(-1, p.agents(), p.llmCalls(), p.usage().total(),
                 p.stopRequested() ? "stopping" : p.paused() ? "paused" : null));
           } catch (RuntimeException queryFailed) {
+            watch.checkNotFound(queryFailed);
             bar.setExtraMessage("waiting for a worker");
           }
         } catch (java.util.concurrent.ExecutionException e) {
           Throwable cause = e.getCause();
+          watch.checkNotFound(cause);
+          if (ServerWatch.unanswered(cause)) {
+            if (!watch.answers()) {
+              bar.setExtraMessage("Temporal at " + client.getWorkflowServiceStubs().getOptions().getTarget()
+                  + " does not answer");
+              Thread.sleep(500);
+            }
+            result.restart();
+            continue;
+          }
           throw cause instanceof RuntimeException ? (RuntimeException) cause : new RuntimeException(cause);
         }
       }
@@ -138,6 +155,12 @@ final class SimulationRunner {
     SimulationResult get(long timeout, TimeUnit unit)
         throws InterruptedException, java.util.concurrent.ExecutionException, TimeoutException {
       return future.get(timeout, unit);
+    }
+
+    /** Polls again, after a poll that failed for want of an answer from the server. */
+    void restart() {
+      future.cancel(true);
+      future = poll();
     }
 
     /** Polls again when the run has moved to a new workflow run or finished since the poll began. */
@@ -182,6 +205,7 @@ final class SimulationRunner {
 
   /** Follows a run until it ends, printing each step's counts; returns its result. */
   SimulationResult follow(String workflowId) throws InterruptedException {
+    ServerWatch watch = new ServerWatch(client.getWorkflowServiceStubs(), workflowId, "attach");
     ResultWatch result = new ResultWatch(workflowId);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
     int printed = 0;
@@ -194,16 +218,28 @@ final class SimulationRunner {
         done = result.get(500, TimeUnit.MILLISECONDS);
         steps = done.perStep();
       } catch (TimeoutException e) {
+        if (!watch.answers()) {
+          continue; // said after ServerWatch.GRACE_MILLIS
+        }
         try {
           SimulationProgress p = typed.progress();
           result.seen(p);
           totalSteps = p.totalSteps();
           steps = typed.stepsAfter(printed);
         } catch (RuntimeException queryFailed) {
+          watch.checkNotFound(queryFailed);
           continue; // no worker has answered yet
         }
       } catch (java.util.concurrent.ExecutionException e) {
         Throwable cause = e.getCause();
+        watch.checkNotFound(cause);
+        if (ServerWatch.unanswered(cause)) {
+          if (!watch.answers()) {
+            Thread.sleep(500); // ServerWatch says when it is lost
+          }
+          result.restart();
+          continue;
+        }
         throw cause instanceof RuntimeException ? (RuntimeException) cause : new RuntimeException(cause);
       }
       int total = done != null ? done.steps() : totalSteps;

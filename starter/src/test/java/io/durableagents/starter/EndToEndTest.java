@@ -58,7 +58,7 @@ class EndToEndTest {
       port = s.getLocalPort();
     }
     server = ChildProcesses.start("384m", dir.resolve("dev-server.log").toFile(), Map.of(),
-        "dev-server", "--port", Integer.toString(port));
+        "dev-server", "--in-memory", "--port", Integer.toString(port));
     assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000),
         "the dev server did not start; see " + dir.resolve("dev-server.log"));
     service = WorkflowServiceStubs.newServiceStubs(

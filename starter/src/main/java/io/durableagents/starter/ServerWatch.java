@@ -1,0 +1,114 @@
+package io.durableagents.starter;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
+import io.temporal.client.WorkflowNotFoundException;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Watches the Temporal a command follows a run on, so that losing it is said in plain words within
+ * seconds: a server that stops answering for {@link #GRACE_MILLIS}, or that answers but no longer
+ * has the run (the in-memory Temporal forgets every run when it restarts), ends the command with
+ * what happened and the way back, instead of waiting in silence and then printing a raw
+ * {@code NOT_FOUND}.
+ */
+final class ServerWatch {
+  /** How long a server may not answer before the run is reported lost. */
+  static final long GRACE_MILLIS = 5_000;
+
+  private final WorkflowServiceStubs service;
+  private final String workflowId;
+  private final String command;
+  private final LongSupplier clock;
+  private long silentSince = -1;
+  private Boolean inMemory;
+
+  ServerWatch(WorkflowServiceStubs service, String workflowId, String command) {
+    this(service, workflowId, command, System::currentTimeMillis);
+  }
+
+  ServerWatch(WorkflowServiceStubs service, String workflowId, String command, LongSupplier clock) {
+    this.service = service;
+    this.workflowId = workflowId;
+    this.command = command;
+    this.clock = clock;
+  }
+
+  /**
+   * Whether the server answers now (a 1 s probe). After {@link #GRACE_MILLIS} without an answer it
+   * throws the failure that says the run is lost from here.
+   */
+  boolean answers() {
+    try {
+      service.blockingStub().withDeadlineAfter(1, TimeUnit.SECONDS)
+          .getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
+      silentSince = -1;
+      return true;
+    } catch (StatusRuntimeException e) {
+      long now = clock.getAsLong();
+      if (silentSince < 0) {
+        silentSince = now;
+      } else if (now - silentSince >= GRACE_MILLIS) {
+        throw unreachable();
+      }
+      return false;
+    }
+  }
+
+  /** Rethrows {@code failure} as a lost run when it says the server no longer has the run. */
+  void checkNotFound(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof WorkflowNotFoundException
+          || (t instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.NOT_FOUND
+              && !String.valueOf(s.getStatus().getDescription()).toLowerCase().contains("namespace"))) {
+        throw notFound();
+      }
+    }
+  }
+
+  /** Whether {@code failure} is a call that got no answer (the server is down or too slow). */
+  static boolean unanswered(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof StatusRuntimeException s && (s.getStatus().getCode() == Status.Code.UNAVAILABLE
+          || s.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  CommandFailure unreachable() {
+    return new CommandFailure(Failures.UNAVAILABLE, "lost the Temporal at " + target() + " while following '"
+        + workflowId + "': it has not answered for " + GRACE_MILLIS / 1000 + " s",
+        "On a persistent Temporal the run goes on when it is back: '" + command + " " + workflowId
+            + "' then. The in-memory Temporal keeps runs in memory: if it stopped, '" + workflowId
+            + "' is gone with it; start it again (the same --seed gives the same result) and keep long "
+            + "runs on a persistent Temporal (docs/embedded-temporal.md).");
+  }
+
+  CommandFailure notFound() {
+    if (inMemory()) {
+      return new CommandFailure(Failures.NOT_FOUND, "no run '" + workflowId + "' on " + target()
+          + ": this is the in-memory Temporal, which forgets every run when it restarts",
+          "If '" + workflowId + "' ran here before a restart, it is gone: start it again (the same --seed "
+              + "gives the same result), and keep long runs on a persistent Temporal (docs/embedded-temporal.md).");
+    }
+    return new CommandFailure(Failures.NOT_FOUND, "no run '" + workflowId + "' on " + target(),
+        "'list' shows the simulation runs; check TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.");
+  }
+
+  /** Whether the server is the in-memory Temporal (asked once). */
+  boolean inMemory() {
+    if (inMemory == null) {
+      inMemory = Links.inMemory(service);
+    }
+    return inMemory;
+  }
+
+  private String target() {
+    return service.getOptions().getTarget();
+  }
+}

@@ -1,0 +1,108 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When the in-memory Temporal dies under a run, the commands say so in plain words: {@code attach}
+ * stops waiting within seconds and says the server was lost; once a new in-memory server runs on the
+ * same port, {@code attach}, {@code describe} and {@code list} say the run is gone with the old one and
+ * name the way back.
+ */
+class LostRunTest {
+  private final List<Process> started = new ArrayList<>();
+  private Path dir;
+  private int port;
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    for (Process p : started) {
+      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private Process server() throws Exception {
+    Process p = ChildProcesses.start("384m", dir.resolve("dev-server-" + started.size() + ".log").toFile(), Map.of(),
+        "dev-server", "--in-memory", "--port", Integer.toString(port));
+    started.add(p);
+    assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, p, 60_000), "the dev server did not start");
+    return p;
+  }
+
+  private Process cli(String name, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(ChildProcesses.javaBinary(), "-Xmx256m", "-cp",
+        ChildProcesses.classpath(), StarterMain.class.getName()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command)
+        .redirectOutput(dir.resolve(name + ".out").toFile())
+        .redirectError(dir.resolve(name + ".err").toFile());
+    pb.environment().remove("DURABLE_AGENTS_DEBUG");
+    pb.environment().put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+    Process p = pb.start();
+    started.add(p);
+    return p;
+  }
+
+  private CliAgainstServerTest.Result finish(String name, Process p) throws Exception {
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), name + " did not finish");
+    return new CliAgainstServerTest.Result(p.exitValue(), Files.readString(dir.resolve(name + ".out")),
+        Files.readString(dir.resolve(name + ".err")));
+  }
+
+  @Test
+  void aRunLostWithTheInMemoryServerIsSaidInPlainWordsByAttachDescribeAndList() throws Exception {
+    dir = Files.createDirectories(Path.of("target", "lost-run"));
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Process server = server();
+    Process worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(),
+        Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "20"), "worker");
+    started.add(worker);
+    String id = "lost-run";
+    CliAgainstServerTest.Result sim = finish("simulate", cli("simulate", "simulate", "--steps", "400", "--no-wait",
+        "--id", id));
+    assertEquals(0, sim.exitCode(), sim.out() + sim.err());
+    Process attach = cli("attach", "attach", id, "--progress", "lines");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!Files.readString(dir.resolve("attach.out")).matches("(?s).*\\n1/400.*")) {
+      assertTrue(attach.isAlive() && System.nanoTime() < deadline, "attach printed no step: "
+          + Files.readString(dir.resolve("attach.out")) + Files.readString(dir.resolve("attach.err")));
+      Thread.sleep(100);
+    }
+
+    server.destroyForcibly().waitFor();
+    CliAgainstServerTest.Result lost = finish("attach", attach);
+    assertEquals(Failures.UNAVAILABLE, lost.exitCode(), lost.out() + lost.err());
+    assertTrue(lost.firstErrLine().startsWith("attach: lost the Temporal at 127.0.0.1:" + port
+        + " while following 'lost-run': it has not answered for 5 s"), lost.err());
+    assertTrue(lost.err().contains("The in-memory Temporal keeps runs in memory: if it stopped, 'lost-run' is gone"),
+        lost.err());
+    CliFailuresTest.assertNoTrace(new CliFailuresTest.Run(lost.exitCode(), lost.out(), lost.err()));
+
+    server();
+    String gone = "no run 'lost-run' on 127.0.0.1:" + port
+        + ": this is the in-memory Temporal, which forgets every run when it restarts";
+    CliAgainstServerTest.Result again = finish("attach-again", cli("attach-again", "attach", id));
+    assertEquals(Failures.NOT_FOUND, again.exitCode(), again.out() + again.err());
+    assertEquals("attach: " + gone, again.firstErrLine());
+    assertTrue(again.err().contains("start it again (the same --seed gives the same result)"), again.err());
+    CliAgainstServerTest.Result describe = finish("describe", cli("describe", "describe", id));
+    assertEquals(Failures.NOT_FOUND, describe.exitCode(), describe.out() + describe.err());
+    assertEquals("describe: " + gone, describe.firstErrLine());
+    CliAgainstServerTest.Result list = finish("list", cli("list", "list"));
+    assertEquals(0, list.exitCode(), list.err());
+    assertTrue(list.out().contains("No simulation runs on 127.0.0.1:" + port
+        + ". This is the in-memory Temporal: it forgets every run when it restarts"), list.out());
+  }
+}
