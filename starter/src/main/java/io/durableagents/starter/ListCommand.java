@@ -45,7 +45,7 @@ final class ListCommand implements Callable<Integer> {
       }
       System.out.printf("%-48s %-15s %-20s %-20s %s%n", "WORKFLOW ID", "STATUS", "STARTED", "CLOSED", "RUNS");
       for (Simulation sim : simulations) {
-        WorkflowExecutionInfo latest = sim.latest();
+        WorkflowExecutionInfo latest = withCloseTime(service, connection.namespace(), sim.latest());
         System.out.printf("%-48s %-15s %-20s %-20s %d%n", latest.getExecution().getWorkflowId(),
             Describe.status(latest.getStatus()), Describe.time(sim.first().getStartTime()),
             latest.hasCloseTime() && latest.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
@@ -83,6 +83,24 @@ final class ListCommand implements Callable<Integer> {
     }
     simulations.sort(Comparator.comparing((Simulation sim) -> started(sim.latest())).reversed());
     return simulations;
+  }
+
+  /**
+   * A closed run's info with its close time: a listing may leave it out (Temporal's Java test server
+   * does), its description has it.
+   */
+  private static WorkflowExecutionInfo withCloseTime(WorkflowServiceStubs service, String namespace,
+      WorkflowExecutionInfo run) {
+    if (run.hasCloseTime() || run.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+      return run;
+    }
+    try {
+      return service.blockingStub().describeWorkflowExecution(
+          io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder().setNamespace(namespace)
+              .setExecution(run.getExecution()).build()).getWorkflowExecutionInfo();
+    } catch (StatusRuntimeException e) {
+      return run;
+    }
   }
 
   private static Instant started(WorkflowExecutionInfo r) {

@@ -289,6 +289,13 @@ class EndToEndTest {
     // lost the closing event of a run queried while it continued as new: --progress lines queries)
     assertEveryRunClosedAndReplays("e2e-can-ref", 5);
     assertEveryRunClosedAndReplays("e2e-can-crash", 5);
+    // list: one row per simulation, with its status, close time and runs; describe: all runs
+    List<String> rows = starter("list", "--limit", "100").lines().filter(l -> l.startsWith("e2e-can-ref ")).toList();
+    assertEquals(1, rows.size(), rows.toString());
+    assertTrue(rows.get(0).matches("e2e-can-ref\\s+completed\\s+.+\\s5") && !rows.get(0).contains(" - "), rows.get(0));
+    String described = starter("describe", "e2e-can-ref");
+    assertTrue(described.contains(" events in 5 runs (continued as new; ") && described.contains("Strategies:    cot, model rules"),
+        described);
     System.out.printf("continue-as-new every 5: kill -9 after %d of %d calls, %d calls retried in flight, "
         + "history events per run %s%n", callsAtKill, referenceCalls, retried,
         CompletedActivities.runsById(client, "e2e-can-crash").values().stream().map(h -> h.getEvents().size()).toList());
