@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * factory, and closes the three in the right order. From the command line:
  *
  * <pre>{@code
- * java -jar durable-agents.jar dev-server --port 7233
+ * java -jar durable-agents.jar dev-server --in-memory --port 7233
  * }</pre>
  */
 public final class DevServer implements AutoCloseable {
