@@ -91,12 +91,12 @@ final class ServerWatch {
 
   CommandFailure notFound() {
     if (inMemory()) {
-      return new CommandFailure(Failures.NOT_FOUND, "no run '" + workflowId + "' on " + target()
-          + ": this is the in-memory Temporal, which forgets every run when it restarts",
+      return new CommandFailure(Failures.NOT_FOUND, "'" + workflowId + "' on " + target()
+          + ": no such run; this is the in-memory Temporal, which forgets every run when it restarts",
           "If '" + workflowId + "' ran here before a restart, it is gone: start it again (the same --seed "
               + "gives the same result), and keep long runs on a persistent Temporal (docs/embedded-temporal.md).");
     }
-    return new CommandFailure(Failures.NOT_FOUND, "no run '" + workflowId + "' on " + target(),
+    return new CommandFailure(Failures.NOT_FOUND, "'" + workflowId + "' on " + target() + ": no such run",
         "'list' shows the simulation runs; check TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.");
   }
 

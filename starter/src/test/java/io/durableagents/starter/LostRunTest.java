@@ -91,8 +91,8 @@ class LostRunTest {
     CliFailuresTest.assertNoTrace(new CliFailuresTest.Run(lost.exitCode(), lost.out(), lost.err()));
 
     server();
-    String gone = "no run 'lost-run' on 127.0.0.1:" + port
-        + ": this is the in-memory Temporal, which forgets every run when it restarts";
+    String gone = "'lost-run' on 127.0.0.1:" + port
+        + ": no such run; this is the in-memory Temporal, which forgets every run when it restarts";
     CliAgainstServerTest.Result again = finish("attach-again", cli("attach-again", "attach", id));
     assertEquals(Failures.NOT_FOUND, again.exitCode(), again.out() + again.err());
     assertEquals("attach: " + gone, again.firstErrLine());

@@ -19,6 +19,9 @@ import io.durableagents.activities.tools.FinishTool;
 import io.durableagents.activities.tools.SpawnTools;
 import io.durableagents.activities.tools.ThinkTool;
 import io.durableagents.activities.tools.TodoTools;
+import io.durableagents.activities.checkpoint.CheckpointActivitiesImpl;
+import io.durableagents.activities.checkpoint.CheckpointStore;
+import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import io.durableagents.activities.tools.ToolActivitiesImpl;
 import io.durableagents.activities.tools.ToolOptions;
 import io.durableagents.activities.tools.ToolRegistry;
@@ -97,6 +100,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
   private final LlmActivitiesImpl llmActivities;
   private final ToolActivitiesImpl toolActivities;
+  private final CheckpointActivitiesImpl checkpointActivities;
   private final boolean stickyExecution;
   private final Double llmCallsPerSecond;
   private final int llmConcurrency;
@@ -123,6 +127,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.llmActivities = new LlmActivitiesImpl(models.build(), tools, metrics, b.payloadGuard,
         LlmCallRateLimiter.perSecond(b.llmCallsPerSecond));
     this.toolActivities = new ToolActivitiesImpl(tools, metrics, b.payloadGuard);
+    this.checkpointActivities = new CheckpointActivitiesImpl(b.checkpointStore);
     this.stickyExecution = b.stickyExecution;
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.llmConcurrency = b.llmConcurrency;
@@ -246,7 +251,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
           AgentTaskWorkflow.class, () -> new AgentTaskWorkflowImpl(toolPolicies));
       worker.registerWorkflowImplementationFactory(
           AutonomousAgentWorkflow.class, () -> new AutonomousAgentWorkflowImpl(toolPolicies));
-      worker.registerActivitiesImplementations(toolActivities);
+      worker.registerActivitiesImplementations(toolActivities, checkpointActivities);
     } else if (TaskQueues.LLM.equals(taskQueue)) {
       worker.registerActivitiesImplementations(llmActivities);
     }
@@ -270,6 +275,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   public static final class Builder {
     private LlmSettings llmSettings = LlmSettings.newBuilder().build();
     private Path filesDirectory = Path.of("files");
+    private CheckpointStore checkpointStore = new DirectoryCheckpointStore(Path.of("checkpoints"));
     private final Map<String, ScenarioRegistration> scenarios = new LinkedHashMap<>();
     private final List<UserTool> userTools = new ArrayList<>();
     private final List<ToolRegistry> toolRegistries = new ArrayList<>();
@@ -303,6 +309,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       WorkerSettings settings = WorkerSettings.fromEnvironment(env);
       setLlmSettings(LlmSettings.fromEnvironment(env));
       setFilesDirectory(settings.filesDirectory());
+      String checkpoints = env.get(DirectoryCheckpointStore.DIRECTORY_VARIABLE);
+      if (checkpoints != null && !checkpoints.isBlank()) {
+        setCheckpointStore(new DirectoryCheckpointStore(Path.of(checkpoints)));
+      }
       setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
       setPayloadGuard(settings.payloadGuard());
@@ -453,6 +463,15 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      */
     public List<String> externalToolNames() {
       return toolRegistry().externalToolNames();
+    }
+
+    /**
+     * Where simulation checkpoints go (default: the directory {@code checkpoints}, or
+     * {@code DURABLE_AGENTS_CHECKPOINT_DIR}); your own store for object storage or a database.
+     */
+    public Builder setCheckpointStore(CheckpointStore store) {
+      this.checkpointStore = java.util.Objects.requireNonNull(store, "store");
+      return this;
     }
 
     /** The only directory the built-in {@code read_file} tool may read (default {@code files}). */

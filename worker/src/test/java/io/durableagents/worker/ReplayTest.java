@@ -28,6 +28,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
+import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -102,7 +103,7 @@ class ReplayTest {
         "simulation-continued-run1.json", "simulation-continued-run2.json",
         "simulation-steered-episodic.json", "simulation-epstein-groups.json",
         "simulation-epstein-budgeted.json", "agent-group-step.json",
-        "simulation-agent-failure-skipped.json")) {
+        "simulation-agent-failure-skipped.json", "simulation-checkpointed.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -124,7 +125,8 @@ class ReplayTest {
   private static Map<String, Recorded> record() {
     Map<String, Recorded> out = new LinkedHashMap<>();
     try (TestWorkflowEnvironment env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
-        .registerModel(BrokenChatModel.NAME, new BrokenChatModel()).build())) {
+        .registerModel(BrokenChatModel.NAME, new BrokenChatModel())
+        .setCheckpointStore(new DirectoryCheckpointStore(checkpoints())).build())) {
       WorkflowClient client = env.getWorkflowClient();
       simulate(client, out, "cot", "sim-epstein-replay", AgentOptions.defaults(),
           "sim-epstein-replay/agent-citizen-0/step-2", "agent-step-cot.json");
@@ -145,6 +147,7 @@ class ReplayTest {
       String buyerStep = negotiation + "/agent-buyer-3/step-3";
       out.put("agent-step-negotiation-buyer.json", new Recorded(buyerStep, client.fetchHistory(buyerStep)));
       continued(client, out);
+      checkpointed(client, out);
       steered(client, out);
       // group steps: the agents' steps of a simulation step in workflows of 2 agents of one role
       String grouped = "sim-epstein-replay-groups";
@@ -217,6 +220,29 @@ class ReplayTest {
         .getContinuedExecutionRunId();
     out.put("simulation-continued-run1.json", new Recorded(id, client.fetchHistory(id, firstRunId)));
     out.put("simulation-continued-run2.json", new Recorded(id, second));
+  }
+
+  /** A simulation that writes a checkpoint every 2 steps, and one on demand while paused. */
+  private static void checkpointed(WorkflowClient client, Map<String, Recorded> out) {
+    String id = "sim-epstein-replay-checkpointed";
+    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
+    WorkflowClient.start(sim::run, new SimulationInput("epstein", 5, 11, SMALL, null, null, null)
+        .withCheckpointEvery(2));
+    SimulationWorkflow running = client.newWorkflowStub(SimulationWorkflow.class, id);
+    running.pause();
+    running.checkpoint();
+    running.resume();
+    client.newUntypedWorkflowStub(id).getResult(SimulationResult.class);
+    out.put("simulation-checkpointed.json", new Recorded(id, client.fetchHistory(id)));
+  }
+
+  private static Path checkpoints() {
+    try {
+      return Files.createTempDirectory("replay-checkpoints");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** A simulation with episodic memory that is paused, resumed and stopped by signals. */

@@ -27,4 +27,7 @@ public final class SimulationFailureTypes {
    * server accepts in one payload.
    */
   public static final String INPUT_TOO_LARGE = "SimulationInputTooLarge";
+
+  /** A checkpoint asked for by the {@code checkpoint} update could not be written; the message says why. */
+  public static final String CHECKPOINT_FAILED = "CheckpointFailed";
 }

@@ -59,7 +59,8 @@ public record SimulationInput(
     MemoryOptions memory,
     SimulationState state,
     Boolean continueAsNewWhenSuggested,
-    Integer agentsPerWorkflow) {
+    Integer agentsPerWorkflow,
+    Integer checkpointEvery) {
 
   public static final int DEFAULT_MAX_CONCURRENT_AGENTS = 100;
   public static final int DEFAULT_CONTINUE_AS_NEW_EVERY = 100;
@@ -75,12 +76,22 @@ public record SimulationInput(
     memory = memory == null ? MemoryOptions.NONE : memory;
     continueAsNewWhenSuggested = continueAsNewWhenSuggested == null || continueAsNewWhenSuggested;
     agentsPerWorkflow = agentsPerWorkflow == null ? 1 : agentsPerWorkflow;
+    checkpointEvery = checkpointEvery == null ? 0 : checkpointEvery;
+  }
+
+  /** Without checkpoints (as inputs were before {@code checkpointEvery}). */
+  public SimulationInput(String scenario, int steps, long seed, JsonNode parameters, AgentOptions agentOptions,
+      Map<String, AgentOptions> roleOptions, Integer maxConcurrentAgents, Boolean searchAttributes,
+      Integer continueAsNewEvery, MemoryOptions memory, SimulationState state, Boolean continueAsNewWhenSuggested,
+      Integer agentsPerWorkflow) {
+    this(scenario, steps, seed, parameters, agentOptions, roleOptions, maxConcurrentAgents, searchAttributes,
+        continueAsNewEvery, memory, state, continueAsNewWhenSuggested, agentsPerWorkflow, null);
   }
 
   /** A simulation of {@code scenario} with its default parameters and every other setting's default. */
   public static SimulationInput of(String scenario, int steps, long seed) {
     return new SimulationInput(scenario, steps, seed, (JsonNode) null, null, null, null, null, null,
-        null, null, null, null);
+        null, null, null, null, null);
   }
 
   /**
@@ -104,7 +115,7 @@ public record SimulationInput(
   public SimulationInput withParameters(JsonNode parameters) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, agentsPerWorkflow);
+        continueAsNewWhenSuggested, agentsPerWorkflow, checkpointEvery);
   }
 
   /** This input with the scenario's {@code parameters}, given as its parameters record. */
@@ -116,66 +127,80 @@ public record SimulationInput(
   public SimulationInput withAgentOptions(AgentOptions agentOptions) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, agentsPerWorkflow);
+        continueAsNewWhenSuggested, agentsPerWorkflow, checkpointEvery);
   }
 
   /** This input with per-role {@code roleOptions}. */
   public SimulationInput withRoleOptions(Map<String, AgentOptions> roleOptions) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, agentsPerWorkflow);
+        continueAsNewWhenSuggested, agentsPerWorkflow, checkpointEvery);
   }
 
   /** This input with {@code maxConcurrentAgents} set. */
   public SimulationInput withMaxConcurrentAgents(int agents) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions, agents,
         searchAttributes, continueAsNewEvery, memory, state, continueAsNewWhenSuggested,
-        agentsPerWorkflow);
+        agentsPerWorkflow, checkpointEvery);
   }
 
   /** This input with {@code searchAttributes} set. */
   public SimulationInput withSearchAttributes(boolean on) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, on, continueAsNewEvery, memory, state, continueAsNewWhenSuggested,
-        agentsPerWorkflow);
+        agentsPerWorkflow, checkpointEvery);
   }
 
   /** This input with {@code continueAsNewEvery} set. */
   public SimulationInput withContinueAsNewEvery(int steps) {
     return new SimulationInput(scenario, this.steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, steps, memory, state, continueAsNewWhenSuggested,
-        agentsPerWorkflow);
+        agentsPerWorkflow, checkpointEvery);
   }
 
   /** This input with {@code memory} set. */
   public SimulationInput withMemory(MemoryOptions memory) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, agentsPerWorkflow);
+        continueAsNewWhenSuggested, agentsPerWorkflow, checkpointEvery);
   }
 
   /** This input carrying {@code state}: the input of the run that continues as new. */
   public SimulationInput withState(SimulationState state) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, agentsPerWorkflow);
+        continueAsNewWhenSuggested, agentsPerWorkflow, checkpointEvery);
   }
 
   /** This input with {@code continueAsNewWhenSuggested} set. */
   public SimulationInput withContinueAsNewWhenSuggested(boolean whenSuggested) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state, whenSuggested,
-        agentsPerWorkflow);
+        agentsPerWorkflow, checkpointEvery);
   }
 
   /** This input with {@code agentsPerWorkflow} set. */
   public SimulationInput withAgentsPerWorkflow(int agents) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
         maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
-        continueAsNewWhenSuggested, agents);
+        continueAsNewWhenSuggested, agents, checkpointEvery);
   }
 
   /** The options of agents with {@code role}. */
+  /** Writes a checkpoint after every {@code every} steps (0: none, the default). */
+  public SimulationInput withCheckpointEvery(int every) {
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested, agentsPerWorkflow, every);
+  }
+
+  /** The same simulation for {@code steps} steps in all. */
+  public SimulationInput withSteps(int steps) {
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory, state,
+        continueAsNewWhenSuggested, agentsPerWorkflow, checkpointEvery);
+  }
+
   public AgentOptions optionsFor(String role) {
     return roleOptions.getOrDefault(role, agentOptions);
   }
@@ -205,6 +230,9 @@ public record SimulationInput(
     if (agentsPerWorkflow < 1) {
       throw new IllegalArgumentException(
           "agentsPerWorkflow must be >= 1, was " + agentsPerWorkflow);
+    }
+    if (checkpointEvery < 0) {
+      throw new IllegalArgumentException("checkpointEvery must be >= 0, was " + checkpointEvery);
     }
     memory.validate();
   }

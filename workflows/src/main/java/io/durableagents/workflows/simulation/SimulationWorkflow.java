@@ -3,6 +3,8 @@ package io.durableagents.workflows.simulation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 import java.util.List;
@@ -59,6 +61,24 @@ public interface SimulationWorkflow {
    */
   @QueryMethod
   AgentState agent(String agentId);
+
+  /**
+   * The simulation as at its last step boundary: its input with the whole state that continue-as-new
+   * carries, from which a new run goes on exactly as this one did (a checkpoint's content, and what a
+   * fork reads from a recorded history by replaying it up to a step).
+   */
+  @QueryMethod
+  Checkpoint boundary();
+
+  /**
+   * Writes a checkpoint at the next step boundary (at once when paused or between steps) through the
+   * worker's checkpoint store, and returns where. Refused once the run is over.
+   */
+  @UpdateMethod
+  CheckpointSaved checkpoint();
+
+  @UpdateValidatorMethod(updateName = "checkpoint")
+  void checkpointValidator();
 
   /** Pauses before the next step; the step in progress completes. Pausing a paused run does nothing. */
   @SignalMethod

@@ -94,6 +94,13 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private boolean paused;
   private boolean stopRequested;
   private int previousRuns;
+  private String simulationId;
+  /** The whole state at the last step boundary: what a checkpoint holds and a fork starts from. */
+  private Checkpoint boundary;
+  private boolean checkpointRequested;
+  private int checkpointsAttempted;
+  private CheckpointSaved lastCheckpoint;
+  private String lastCheckpointError;
 
   /** A simulation that knows the built-in scenarios only. */
   public SimulationWorkflowImpl() {
@@ -121,6 +128,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
           e.getMessage(), SimulationFailureTypes.UNKNOWN_SCENARIO);
     }
     String simulationId = Workflow.getInfo().getWorkflowId();
+    this.simulationId = simulationId;
     if (input.state() == null) {
       random = new SeededRandom(input.seed());
       try {
@@ -147,13 +155,24 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     });
 
     int stepsThisRun = 0;
+    markBoundary();
     while (step < input.steps()) {
-      Workflow.await(() -> !paused || stopRequested);
+      Workflow.await(() -> !paused || stopRequested || checkpointRequested);
+      if (checkpointRequested) {
+        saveCheckpoint();
+        if (paused && !stopRequested) {
+          continue;
+        }
+      }
       if (stopRequested) {
         break;
       }
       runStep(simulationId, step + 1, memoryKeeper);
       stepsThisRun++;
+      markBoundary();
+      if (checkpointRequested || (input.checkpointEvery() > 0 && step % input.checkpointEvery() == 0)) {
+        saveCheckpoint();
+      }
       if (stopRequested || step >= input.steps()) {
         break;
       }
@@ -165,6 +184,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
             stepsThisRun, Workflow.getInfo().getHistoryLength());
         Workflow.continueAsNew(input.withState(state()));
       }
+    }
+    if (checkpointRequested) {
+      saveCheckpoint();
     }
     done = true;
     return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
@@ -299,6 +321,32 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         new TreeMap<>(plans), new TreeMap<>(memories), new TreeMap<>(lastResults),
         List.copyOf(perStep), agentSteps, llmCalls, toolCalls, usage, planCounts, paused,
         stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages), List.copyOf(warnings));
+  }
+
+  /** Keeps the state of this step boundary, for {@link #boundary()} and checkpoints. */
+  private void markBoundary() {
+    SimulationState s = state();
+    // a run started from it starts neither paused nor stopping
+    SimulationState fresh = new SimulationState(s.step(), s.world(), s.randomState(), s.plans(), s.memories(),
+        s.lastResults(), s.perStep(), s.agentSteps(), s.llmCalls(), s.toolCalls(), s.usage(), s.planCounts(),
+        false, false, s.runs(), s.pendingMessages(), s.warnings());
+    boundary = new Checkpoint(simulationId, step, input.withState(fresh));
+  }
+
+  /** Writes the boundary's checkpoint through the worker's store; a failure becomes a warning. */
+  private void saveCheckpoint() {
+    checkpointRequested = false;
+    CheckpointActivities store =
+        Workflow.newActivityStub(CheckpointActivities.class, CheckpointActivities.options(step));
+    try {
+      lastCheckpoint = store.save(boundary);
+      lastCheckpointError = null;
+    } catch (io.temporal.failure.ActivityFailure e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      lastCheckpointError = "the checkpoint after step " + step + " was not written: " + cause.getMessage();
+      warnings.add(lastCheckpointError);
+    }
+    checkpointsAttempted++;
   }
 
   private void restore(SimulationState s) {
@@ -640,6 +688,30 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         AgentPlanStatus.of(agentId, role, strategyName(input.optionsFor(role)), plans.get(agentId),
             step + 1),
         memories.get(agentId), last == null ? List.of() : last);
+  }
+
+  @Override
+  public Checkpoint boundary() {
+    return boundary;
+  }
+
+  @Override
+  public CheckpointSaved checkpoint() {
+    int before = checkpointsAttempted;
+    checkpointRequested = true;
+    Workflow.await(() -> checkpointsAttempted > before);
+    if (lastCheckpointError != null) {
+      throw ApplicationFailure.newFailure(lastCheckpointError, SimulationFailureTypes.CHECKPOINT_FAILED);
+    }
+    return lastCheckpoint;
+  }
+
+  @Override
+  public void checkpointValidator() {
+    if (done) {
+      throw new IllegalStateException("the simulation is over: its result holds every step; a fork can start "
+          + "from any of them");
+    }
   }
 
   @Override
