@@ -15,7 +15,9 @@ import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.Intervention;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -75,6 +77,18 @@ final class DescribeCommand implements Callable<Integer> {
                   ? " (per role: " + models(input) + ")" : ""));
         }
       }
+      if (!runs.isEmpty()) {
+        io.temporal.api.common.v1.Memo memo = runs.get(0).info().getMemo();
+        if (memo.containsFields(Origin.MEMO_KEY)) {
+          try {
+            Map<?, ?> origin = io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE
+                .fromPayload(memo.getFieldsOrThrow(Origin.MEMO_KEY), Map.class, Map.class);
+            System.out.println("Forked from:   " + Origin.describe(origin));
+          } catch (RuntimeException e) {
+            System.out.println("Forked from:   (unreadable memo: " + e.getMessage() + ")");
+          }
+        }
+      }
       if (info.hasSearchAttributes() && info.getSearchAttributes().getIndexedFieldsCount() > 0) {
         StringBuilder sa = new StringBuilder();
         info.getSearchAttributes().getIndexedFieldsMap().forEach((k, v) -> sa.append(sa.length() == 0 ? "" : ", ")
@@ -104,6 +118,9 @@ final class DescribeCommand implements Callable<Integer> {
         for (String warning : r.warnings()) {
           System.out.println("Warning:       " + warning);
         }
+        for (Intervention v : r.interventions()) {
+          System.out.println("Intervention:  " + intervention(v));
+        }
         System.out.println("Counts per step:");
         for (StepCounts s : r.perStep()) {
           System.out.println("  " + s.step() + "\t" + s.counts());
@@ -116,6 +133,9 @@ final class DescribeCommand implements Callable<Integer> {
               + (p.paused() ? ", paused" : "") + (p.stopRequested() ? ", stopping" : "")
               + (p.runs() > 1 ? ", run " + p.runs() + " (continued as new)" : ""));
           System.out.println("Counts:        " + p.counts());
+          for (Intervention v : client.newWorkflowStub(SimulationWorkflow.class, workflowId).interventions()) {
+            System.out.println("Intervention:  " + intervention(v));
+          }
         } catch (RuntimeException e) {
           System.out.println("Progress:      unknown (no worker answered the query: is one running?)");
         }
@@ -144,5 +164,11 @@ final class DescribeCommand implements Callable<Integer> {
     StringBuilder sb = new StringBuilder();
     byRole.forEach((role, m) -> sb.append(sb.length() == 0 ? "" : ", ").append(role).append('=').append(m));
     return sb.toString();
+  }
+
+  /** {@code 2: legitimacy 0.5 -> 0.3 from step 7 (crackdown)}, or {@code ... scheduled}. */
+  static String intervention(Intervention v) {
+    return v.number() + ": " + v.describe() + " from step " + v.atStep() + (v.applied() ? "" : " (scheduled)")
+        + (v.note() == null ? "" : " (" + v.note() + ")");
   }
 }

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import io.durableagents.workflows.simulation.Intervention;
+import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -31,7 +33,8 @@ final class ResultFiles {
   /**
    * Writes {@code step,<variable>...,llm_calls,tokens} with a row per step (LLM calls and tokens so far
    * at the end of that step; empty in runs recorded before they existed), and {@code
-   * failed_agent_steps} (so far) when any agent step of the run failed for good and was skipped.
+   * failed_agent_steps} (so far) when any agent step of the run failed for good and was skipped, and
+   * {@code intervention} (what changed from that step, {@code legitimacy 0.5 -> 0.3}) when the run had any.
    */
   static void writeCsv(SimulationResult r, Path file) throws IOException {
     List<String> variables = variables(r);
@@ -40,7 +43,9 @@ final class ResultFiles {
       sb.append(',').append(v);
     }
     boolean failures = r.failedAgentSteps() > 0;
-    sb.append(",llm_calls,tokens").append(failures ? ",failed_agent_steps" : "").append('\n');
+    Map<Integer, String> changes = interventions(r);
+    sb.append(",llm_calls,tokens").append(failures ? ",failed_agent_steps" : "")
+        .append(changes.isEmpty() ? "" : ",intervention").append('\n');
     for (StepCounts s : r.perStep()) {
       sb.append(s.step());
       for (String v : variables) {
@@ -51,6 +56,10 @@ final class ResultFiles {
           .append(',').append(s.tokens() == null ? "" : s.tokens());
       if (failures) {
         sb.append(',').append(s.failedAgentSteps() == null ? 0 : s.failedAgentSteps());
+      }
+      if (!changes.isEmpty()) {
+        String change = changes.get(s.step());
+        sb.append(',').append(change == null ? "" : '"' + change.replace("\"", "\"\"") + '"');
       }
       sb.append('\n');
     }
@@ -80,8 +89,38 @@ final class ResultFiles {
         chart.addSeries(v, steps, values).setMarker(SeriesMarkers.NONE);
       }
     }
+    // each intervention: a vertical line at its step, named in the legend
+    double low = Double.POSITIVE_INFINITY;
+    double high = Double.NEGATIVE_INFINITY;
+    for (StepCounts s : r.perStep()) {
+      for (String v : variables(r)) {
+        Number value = s.counts().get(v);
+        if (value != null) {
+          low = Math.min(low, value.doubleValue());
+          high = Math.max(high, value.doubleValue());
+        }
+      }
+    }
+    if (low <= high) {
+      for (Map.Entry<Integer, String> change : interventions(r).entrySet()) {
+        chart.addSeries("step " + change.getKey() + ": " + change.getValue(),
+            List.of((double) change.getKey(), (double) change.getKey()), List.of(low, high))
+            .setMarker(SeriesMarkers.DIAMOND);
+      }
+    }
     createParent(file);
     BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  /** What the applied interventions changed, by the step they applied from. */
+  static Map<Integer, String> interventions(SimulationResult r) {
+    Map<Integer, String> byStep = new java.util.TreeMap<>();
+    for (Intervention v : r.interventions()) {
+      if (v.applied()) {
+        byStep.merge(v.atStep(), v.describe(), (a, b) -> a + "; " + b);
+      }
+    }
+    return byStep;
   }
 
   /** The variables in the order the scenario records them. */

@@ -81,20 +81,38 @@ final class ServerWatch {
   }
 
   CommandFailure unreachable() {
+    java.util.Optional<java.nio.file.Path> checkpoint = lastCheckpoint();
     return new CommandFailure(Failures.UNAVAILABLE, "lost the Temporal at " + target() + " while following '"
         + workflowId + "': it has not answered for " + GRACE_MILLIS / 1000 + " s",
         "On a persistent Temporal the run goes on when it is back: '" + command + " " + workflowId
             + "' then. The in-memory Temporal keeps runs in memory: if it stopped, '" + workflowId
-            + "' is gone with it; start it again (the same --seed gives the same result) and keep long "
-            + "runs on a persistent Temporal (docs/embedded-temporal.md).");
+            + "' is gone with it; " + (checkpoint.isPresent()
+                ? "its last checkpoint is " + checkpoint.get() + " ('simulate --from-checkpoint "
+                    + checkpoint.get() + "' goes on from there)"
+                : "start it again (the same --seed gives the same result)")
+            + ", and keep long runs on a persistent Temporal (docs/embedded-temporal.md).");
+  }
+
+  /** The newest checkpoint file of the run in the checkpoint directory of this environment, if any. */
+  private java.util.Optional<java.nio.file.Path> lastCheckpoint() {
+    return io.durableagents.activities.checkpoint.DirectoryCheckpointStore.fromEnvironment(System.getenv())
+        .latest(workflowId).map(java.nio.file.Path::toAbsolutePath);
   }
 
   CommandFailure notFound() {
+    java.util.Optional<java.nio.file.Path> checkpoint = lastCheckpoint();
+    if (checkpoint.isPresent()) {
+      return new CommandFailure(Failures.NOT_FOUND, "'" + workflowId + "' on " + target() + ": no such run"
+          + (inMemory() ? "; this is the in-memory Temporal, which forgets every run when it restarts" : ""),
+          "Its last checkpoint is " + checkpoint.get() + ": 'simulate --from-checkpoint " + checkpoint.get()
+              + "' goes on from there under the same id.");
+    }
     if (inMemory()) {
       return new CommandFailure(Failures.NOT_FOUND, "'" + workflowId + "' on " + target()
           + ": no such run; this is the in-memory Temporal, which forgets every run when it restarts",
           "If '" + workflowId + "' ran here before a restart, it is gone: start it again (the same --seed "
-              + "gives the same result), and keep long runs on a persistent Temporal (docs/embedded-temporal.md).");
+              + "gives the same result) or from a checkpoint (--checkpoint-every), and keep long runs on a "
+              + "persistent Temporal (docs/embedded-temporal.md).");
     }
     return new CommandFailure(Failures.NOT_FOUND, "'" + workflowId + "' on " + target() + ": no such run",
         "'list' shows the simulation runs; check TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.");

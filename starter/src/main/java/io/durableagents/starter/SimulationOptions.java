@@ -118,6 +118,12 @@ final class SimulationOptions {
           + "suggests it), carrying the whole state (default: " + SimulationInput.DEFAULT_CONTINUE_AS_NEW_EVERY + ").")
   Integer continueAsNewEvery;
 
+  @Option(names = "--checkpoint-every", paramLabel = "STEPS",
+      description = "Write a checkpoint (the whole state, a file in the worker's checkpoint directory) "
+          + "after every this many steps; 'simulate --from-checkpoint FILE' starts a run from one "
+          + "(default: none; 'checkpoint <id>' writes one on demand).")
+  Integer checkpointEvery;
+
   @Option(names = "--memory", defaultValue = "none", paramLabel = "KIND",
       description = "Agent memory: none, short-term, long-term or episodic (default: ${DEFAULT-VALUE}).")
   String memory;
@@ -270,12 +276,18 @@ final class SimulationOptions {
     if (continueAsNewEvery != null && continueAsNewEvery < 1) {
       throw new IllegalArgumentException("--continue-as-new-every must be >= 1, was " + continueAsNewEvery);
     }
+    if (checkpointEvery != null && checkpointEvery < 1) {
+      throw new IllegalArgumentException("--checkpoint-every must be >= 1, was " + checkpointEvery);
+    }
     if (agentsPerWorkflow != null && agentsPerWorkflow < 1) {
       throw new IllegalArgumentException("--agents-per-workflow must be >= 1, was " + agentsPerWorkflow);
     }
     SimulationInput input = new SimulationInput(scenario, steps, seed, parameters, agentOptions,
         roleOptions, maxConcurrentAgents, false, continueAsNewEvery,
         new MemoryOptions(memoryKind, memoryCapacity, null), null, null, agentsPerWorkflow);
+    if (checkpointEvery != null) {
+      input = input.withCheckpointEvery(checkpointEvery);
+    }
     input.validate();
     return input;
   }

@@ -41,14 +41,27 @@ final class SimulationRunner {
 
   /** Starts the run and returns its workflow id. */
   String start(SimulationInput input, String workflowId) {
-    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class,
-        WorkflowOptions.newBuilder()
-            .setTaskQueue(TaskQueues.AGENTS)
-            .setWorkflowId(workflowId)
-            .setStaticSummary(input.scenario() + ", " + input.steps() + " steps, seed " + input.seed()
-                + ", " + strategies(input) + " with "
-                + input.agentOptions().model())
-            .build());
+    return start(input, workflowId, null);
+  }
+
+  /** Starts a run that goes on from a recorded state ({@code origin}, null for none). */
+  String start(SimulationInput input, String workflowId, Origin origin) {
+    WorkflowOptions.Builder options = WorkflowOptions.newBuilder()
+        .setTaskQueue(TaskQueues.AGENTS)
+        .setWorkflowId(workflowId)
+        .setStaticSummary(input.scenario() + ", " + input.steps() + " steps, seed " + input.seed()
+            + ", " + strategies(input) + " with "
+            + input.agentOptions().model()
+            + (origin == null ? "" : ", " + origin.kind() + " of " + origin.simulationId() + " after step "
+                + origin.step()));
+    if (origin != null) {
+      options.setMemo(java.util.Map.of(Origin.MEMO_KEY, origin.memo()));
+      if (input.searchAttributes()) {
+        options.setTypedSearchAttributes(io.temporal.common.SearchAttributes.newBuilder()
+            .set(io.durableagents.workflows.SearchAttributes.FORKED_FROM, origin.simulationId()).build());
+      }
+    }
+    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, options.build());
     WorkflowExecution execution = WorkflowClient.start(sim::run, input);
     return execution.getWorkflowId();
   }
@@ -329,6 +342,9 @@ final class SimulationRunner {
       out.printf("Failed agent steps: %d, skipped (the agents took no action; --on-agent-failure stop"
           + " ends the run instead): each failure is in the run's history (history %s)%n",
           r.failedAgentSteps(), r.simulationId());
+    }
+    for (io.durableagents.workflows.simulation.Intervention v : r.interventions()) {
+      out.println("Intervention " + DescribeCommand.intervention(v));
     }
     for (String warning : r.warnings()) {
       out.println("Warning: " + warning);

@@ -57,7 +57,8 @@ class CliAgainstServerTest {
     // a worker without any provider key, slowed so that runs last while the tests look at them
     Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_ADDRESS", address(),
         "DURABLE_AGENTS_RULES_DELAY_MS", "20", "OPENAI_API_KEY", "", "OPENAI_BASE_URL", "",
-        "ANTHROPIC_API_KEY", "", "DURABLE_AGENTS_MODEL", ""));
+        "ANTHROPIC_API_KEY", "", "DURABLE_AGENTS_MODEL", "",
+        "DURABLE_AGENTS_CHECKPOINT_DIR", dir.resolve("checkpoints").toAbsolutePath().toString()));
     worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker");
     service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget(address()).build());
@@ -223,6 +224,64 @@ class CliAgainstServerTest {
     assertEquals(0, listed.exitCode(), listed.err());
     assertFalse(listed.out().contains("No simulation runs"), listed.out());
     assertEquals(2, listed.out().strip().split("\\R").length, "a header and one run:\n" + listed.out());
+  }
+
+  @Test
+  void forksCheckpointsAndInterventionsFromTheCommandLine() throws Exception {
+    Path ref = dir.resolve("branch-ref.csv");
+    Result original = onServer("branch-ref", "simulate", "--id", "cli-branch", "--steps", "8", "--seed", "7",
+        "--continue-as-new-every", "3", "--progress", "lines", "--csv", ref.toString());
+    assertEquals(0, original.exitCode(), original.out() + original.err());
+
+    // an unchanged fork after step 5 (in the second run) repeats steps 6-8
+    Path forked = dir.resolve("branch-fork.csv");
+    Result fork = onServer("branch-fork", "fork", "cli-branch", "--at-step", "5", "--id", "cli-branch-fork",
+        "--progress", "lines", "--csv", forked.toString());
+    assertEquals(0, fork.exitCode(), fork.out() + fork.err());
+    assertTrue(fork.out().contains("Read the state of cli-branch after step 5 from its history in "), fork.out());
+    assertTrue(fork.out().contains("no LLM call"), fork.out());
+    assertEquals(Files.readString(ref), Files.readString(forked));
+    Result described = onServer("branch-describe", "describe", "cli-branch-fork");
+    assertTrue(described.out().contains("Forked from:   fork of cli-branch after step 5"), described.out());
+    assertClear(onServer("branch-beyond", "fork", "cli-branch", "--at-step", "9"), Failures.USAGE,
+        "fork: 'cli-branch' completed 8 steps; step 9 is not in its history");
+    assertClear(onServer("branch-fixed", "fork", "cli-branch", "--at-step", "3", "--citizens", "5"), Failures.USAGE,
+        "fork: --param: parameter 'citizens' of scenario epstein is fixed when the world is made");
+    assertClear(onServer("branch-scenario", "fork", "cli-branch", "--at-step", "3", "--memory", "episodic"),
+        Failures.USAGE, "fork: --memory cannot change in a fork");
+
+    // a run paused early: a checkpoint on demand, refused and accepted interventions
+    Result paused = onServer("int-start", "simulate", "--id", "cli-int", "--steps", "60", "--no-wait");
+    assertEquals(0, paused.exitCode(), paused.out() + paused.err());
+    assertEquals(0, onServer("int-pause", "pause", "cli-int").exitCode());
+    Result checkpoint = onServer("int-checkpoint", "checkpoint", "cli-int");
+    assertEquals(0, checkpoint.exitCode(), checkpoint.out() + checkpoint.err());
+    assertTrue(checkpoint.out().startsWith("Checkpoint of cli-int after step "), checkpoint.out());
+    assertTrue(checkpoint.out().contains(dir.resolve("checkpoints").toAbsolutePath().resolve("cli-int").toString()),
+        checkpoint.out());
+    assertClear(onServer("int-unknown", "intervene", "cli-int", "--param", "nope=1"), Failures.USAGE,
+        "intervene: scenario epstein has no parameter 'nope'; those that can change during a run: vision, "
+            + "legitimacy, active_threshold, arrest_probability_constant, max_jail_term");
+    assertClear(onServer("int-value", "intervene", "cli-int", "--param", "legitimacy=7"), Failures.USAGE,
+        "intervene: ");
+    Result accepted = onServer("int-ok", "intervene", "cli-int", "--param", "legitimacy=0.1", "--note", "test");
+    assertEquals(0, accepted.exitCode(), accepted.out() + accepted.err());
+    Matcher from = Pattern.compile("^Intervention 1 on cli-int: legitimacy -> 0.1 from step (\\d+) ").matcher(accepted.out());
+    assertTrue(from.find(), accepted.out());
+    int at = Integer.parseInt(from.group(1));
+    assertClear(onServer("int-past", "intervene", "cli-int", "--param", "legitimacy=0.2", "--at-step",
+        Integer.toString(at - 1)), Failures.USAGE, "intervene: step " + (at - 1) + " is past");
+    assertEquals(0, onServer("int-resume", "resume", "cli-int").exitCode());
+    Path csv = dir.resolve("int.csv");
+    Result done = onServer("int-attach", "attach", "cli-int", "--progress", "lines", "--csv", csv.toString());
+    assertEquals(0, done.exitCode(), done.out() + done.err());
+    assertTrue(done.out().contains("Intervention 1: legitimacy 0.5 -> 0.1 from step " + at + " (test)"), done.out());
+    List<String> rows = Files.readAllLines(csv);
+    assertTrue(rows.get(0).endsWith(",intervention"), rows.get(0));
+    assertTrue(rows.get(at).startsWith(at + ",") && rows.get(at).endsWith(",\"legitimacy 0.5 -> 0.1\""), rows.get(at));
+    assertTrue(rows.get(at - 1).endsWith(","), rows.get(at - 1));
+    assertClear(onServer("int-over", "intervene", "cli-int", "--param", "legitimacy=0.2"), Failures.USAGE,
+        "intervene: 'cli-int' has ended");
   }
 
   @Test

@@ -12,6 +12,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * When the in-memory Temporal dies under a run, the commands say so in plain words: {@code attach}
@@ -48,6 +56,7 @@ class LostRunTest {
         .redirectError(dir.resolve(name + ".err").toFile());
     pb.environment().remove("DURABLE_AGENTS_DEBUG");
     pb.environment().put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+    pb.environment().put("DURABLE_AGENTS_CHECKPOINT_DIR", checkpoints().toString());
     Process p = pb.start();
     started.add(p);
     return p;
@@ -67,15 +76,16 @@ class LostRunTest {
     }
     Process server = server();
     Process worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(),
-        Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "20"), "worker");
+        Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "20",
+            "DURABLE_AGENTS_CHECKPOINT_DIR", checkpoints().toString()), "worker");
     started.add(worker);
     String id = "lost-run";
     CliAgainstServerTest.Result sim = finish("simulate", cli("simulate", "simulate", "--steps", "400", "--no-wait",
-        "--id", id));
+        "--id", id, "--checkpoint-every", "2"));
     assertEquals(0, sim.exitCode(), sim.out() + sim.err());
     Process attach = cli("attach", "attach", id, "--progress", "lines");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (!Files.readString(dir.resolve("attach.out")).matches("(?s).*\\n1/400.*")) {
+    while (!Files.readString(dir.resolve("attach.out")).matches("(?s).*\\n3/400.*")) {
       assertTrue(attach.isAlive() && System.nanoTime() < deadline, "attach printed no step: "
           + Files.readString(dir.resolve("attach.out")) + Files.readString(dir.resolve("attach.err")));
       Thread.sleep(100);
@@ -88,6 +98,7 @@ class LostRunTest {
         + " while following 'lost-run': it has not answered for 5 s"), lost.err());
     assertTrue(lost.err().contains("The in-memory Temporal keeps runs in memory: if it stopped, 'lost-run' is gone"),
         lost.err());
+    assertTrue(lost.err().contains("its last checkpoint is " + checkpoints().resolve("lost-run")), lost.err());
     CliFailuresTest.assertNoTrace(new CliFailuresTest.Run(lost.exitCode(), lost.out(), lost.err()));
 
     server();
@@ -96,7 +107,9 @@ class LostRunTest {
     CliAgainstServerTest.Result again = finish("attach-again", cli("attach-again", "attach", id));
     assertEquals(Failures.NOT_FOUND, again.exitCode(), again.out() + again.err());
     assertEquals("attach: " + gone, again.firstErrLine());
-    assertTrue(again.err().contains("start it again (the same --seed gives the same result)"), again.err());
+    Path last = new DirectoryCheckpointStore(checkpoints()).latest(id).orElseThrow();
+    assertTrue(again.err().contains("Its last checkpoint is " + last + ": 'simulate --from-checkpoint " + last),
+        again.err());
     CliAgainstServerTest.Result describe = finish("describe", cli("describe", "describe", id));
     assertEquals(Failures.NOT_FOUND, describe.exitCode(), describe.out() + describe.err());
     assertEquals("describe: " + gone, describe.firstErrLine());
@@ -104,5 +117,47 @@ class LostRunTest {
     assertEquals(0, list.exitCode(), list.err());
     assertTrue(list.out().contains("No simulation runs on 127.0.0.1:" + port
         + ". This is the in-memory Temporal: it forgets every run when it restarts"), list.out());
+
+    // the way back: the run goes on from its last checkpoint, under its own id, and ends as an undisturbed run
+    int step = new DirectoryCheckpointStore(checkpoints()).load(last.toString()).step();
+    String steps = Integer.toString(step + 4);
+    CliAgainstServerTest.Result resumed = finish("resumed", cli("resumed", "simulate", "--from-checkpoint",
+        last.toString(), "--steps", steps, "--progress", "lines", "--csv", dir.resolve("resumed.csv").toString()));
+    assertEquals(0, resumed.exitCode(), resumed.out() + resumed.err());
+    assertTrue(resumed.out().contains("Started lost-run on"), resumed.out());
+    assertTrue(resumed.out().contains("going on after step " + step + " of lost-run (checkpoint " + last + ")"),
+        resumed.out());
+    CliAgainstServerTest.Result reference = finish("reference", cli("reference", "simulate", "--id", "reference",
+        "--steps", steps, "--progress", "lines", "--csv", dir.resolve("reference.csv").toString()));
+    assertEquals(0, reference.exitCode(), reference.out() + reference.err());
+    assertEquals(Files.readString(dir.resolve("reference.csv")), Files.readString(dir.resolve("resumed.csv")));
+    // only the steps after the checkpoint ran again: the resumed run started agent steps of those alone
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    try {
+      WorkflowClient client = WorkflowClient.newInstance(service);
+      java.util.Set<Integer> ran = new java.util.TreeSet<>();
+      for (WorkflowExecutionHistory run : HistoryCommand.allRuns(client, id)) {
+        for (HistoryEvent e : run.getEvents()) {
+          if (e.hasStartChildWorkflowExecutionInitiatedEventAttributes()) {
+            Matcher m = Pattern.compile("/step-(\\d+)").matcher(
+                e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId());
+            assertTrue(m.find(), e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId());
+            ran.add(Integer.parseInt(m.group(1)));
+          }
+        }
+      }
+      java.util.Set<Integer> after = new java.util.TreeSet<>();
+      for (int s = step + 1; s <= step + 4; s++) {
+        after.add(s);
+      }
+      assertEquals(after, ran);
+    } finally {
+      service.shutdownNow();
+    }
+  }
+
+  private Path checkpoints() {
+    return dir.resolve("checkpoints").toAbsolutePath();
   }
 }

@@ -103,7 +103,8 @@ class ReplayTest {
         "simulation-continued-run1.json", "simulation-continued-run2.json",
         "simulation-steered-episodic.json", "simulation-epstein-groups.json",
         "simulation-epstein-budgeted.json", "agent-group-step.json",
-        "simulation-agent-failure-skipped.json", "simulation-checkpointed.json")) {
+        "simulation-agent-failure-skipped.json", "simulation-checkpointed.json",
+        "simulation-intervened.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -148,6 +149,7 @@ class ReplayTest {
       out.put("agent-step-negotiation-buyer.json", new Recorded(buyerStep, client.fetchHistory(buyerStep)));
       continued(client, out);
       checkpointed(client, out);
+      intervened(client, out);
       steered(client, out);
       // group steps: the agents' steps of a simulation step in workflows of 2 agents of one role
       String grouped = "sim-epstein-replay-groups";
@@ -235,6 +237,33 @@ class ReplayTest {
     running.resume();
     client.newUntypedWorkflowStub(id).getResult(SimulationResult.class);
     out.put("simulation-checkpointed.json", new Recorded(id, client.fetchHistory(id)));
+  }
+
+  /** A simulation started paused, changed by the intervene update from step 2, across continue-as-new. */
+  private static void intervened(WorkflowClient client, Map<String, Recorded> out) {
+    String id = "sim-epstein-replay-intervened";
+    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
+    io.temporal.client.BatchRequest start = client.newSignalWithStartRequest();
+    start.add(sim::run, new SimulationInput("epstein", 3, 11, SMALL, null, null, null).withContinueAsNewEvery(1));
+    start.add(sim::pause);
+    client.signalWithStart(start);
+    SimulationWorkflow running = client.newWorkflowStub(SimulationWorkflow.class, id);
+    running.intervene(new io.durableagents.workflows.simulation.InterventionRequest(
+        Map.of("legitimacy", "0.2"), 2, "replay"));
+    running.resume();
+    client.newUntypedWorkflowStub(id).getResult(SimulationResult.class);
+    WorkflowExecutionHistory last = client.fetchHistory(id);
+    // the first run holds the update; record it
+    String first = last.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId();
+    while (!first.isEmpty()) {
+      WorkflowExecutionHistory h = client.fetchHistory(id, first);
+      String previous = h.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId();
+      if (previous.isEmpty()) {
+        out.put("simulation-intervened.json", new Recorded(id, h));
+      }
+      first = previous;
+    }
   }
 
   private static Path checkpoints() {

@@ -13,9 +13,11 @@ public final class SearchAttributes {
   public static final SearchAttributeKey<String> SCENARIO = SearchAttributeKey.forKeyword("Scenario");
   public static final SearchAttributeKey<String> STRATEGY = SearchAttributeKey.forKeyword("Strategy");
   public static final SearchAttributeKey<Long> SIM_STEP = SearchAttributeKey.forLong("SimStep");
+  /** The simulation a fork (or a run started from a checkpoint) came from: {@code ForkedFrom = "sim-..."}. */
+  public static final SearchAttributeKey<String> FORKED_FROM = SearchAttributeKey.forKeyword("ForkedFrom");
 
   /** All of them. */
-  public static final List<SearchAttributeKey<?>> ALL = List.of(SCENARIO, STRATEGY, SIM_STEP);
+  public static final List<SearchAttributeKey<?>> ALL = List.of(SCENARIO, STRATEGY, SIM_STEP, FORKED_FROM);
 
   private SearchAttributes() {}
 }

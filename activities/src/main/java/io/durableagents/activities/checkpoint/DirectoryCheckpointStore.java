@@ -37,6 +37,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     this.clock = clock;
   }
 
+  /** The store a worker started in this environment uses: {@code DURABLE_AGENTS_CHECKPOINT_DIR}, else {@code checkpoints}. */
+  public static DirectoryCheckpointStore fromEnvironment(java.util.Map<String, String> env) {
+    String dir = env.get(DIRECTORY_VARIABLE);
+    return new DirectoryCheckpointStore(Path.of(dir == null || dir.isBlank() ? "checkpoints" : dir));
+  }
+
   public Path directory() {
     return directory;
   }

@@ -33,4 +33,12 @@ public @interface Param {
 
   /** The largest allowed value of a numeric parameter (inclusive). */
   double max() default Double.POSITIVE_INFINITY;
+
+  /**
+   * Whether the parameter may change while a simulation runs ({@code intervene <id> --param ...}, a
+   * fork's {@code --param}): the scenario's {@link Scenario#adjust} applies the new value to the world
+   * at a step boundary. Parameters that shape the world when it is made (its size, how many agents)
+   * are not.
+   */
+  boolean adjustable() default false;
 }

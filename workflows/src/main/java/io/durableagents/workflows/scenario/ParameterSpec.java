@@ -16,6 +16,7 @@ import java.util.List;
  * @param max the largest allowed value (numbers; positive infinity when unbounded)
  * @param allowedValues the values of an enum parameter (empty for other types)
  * @param aliases other names that older inputs used for it (read, never written)
+ * @param adjustable whether it may change while a simulation runs ({@link Param#adjustable()})
  */
 public record ParameterSpec(
     String name,
@@ -25,7 +26,14 @@ public record ParameterSpec(
     double min,
     double max,
     List<String> allowedValues,
-    List<String> aliases) {
+    List<String> aliases,
+    boolean adjustable) {
+
+  /** A parameter fixed for the whole run. */
+  public ParameterSpec(String name, String type, JsonNode defaultValue, String description, double min,
+      double max, List<String> allowedValues, List<String> aliases) {
+    this(name, type, defaultValue, description, min, max, allowedValues, aliases, false);
+  }
 
   /** What is allowed, in words: {@code "an integer from 0 to 1000"}. */
   public String allowed() {

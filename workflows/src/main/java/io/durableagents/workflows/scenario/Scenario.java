@@ -71,4 +71,16 @@ public interface Scenario<P extends Record> extends ScenarioPrompts {
    * in a continued run's input). It must behave exactly as the world that took the snapshot.
    */
   ScenarioWorld restore(JsonNode snapshot);
+
+  /**
+   * The world going on with other values of its {@link Param#adjustable() adjustable} parameters (an
+   * intervention, or a fork's {@code --param}), at a step boundary: the same agents and state, the new
+   * values in force from the next step, and kept by its {@link ScenarioWorld#snapshot()} so a
+   * continued run has them too. {@code parameters} are checked and differ from the world's only in
+   * adjustable parameters. A scenario that marks a parameter adjustable must override this; the
+   * default refuses.
+   */
+  default ScenarioWorld adjust(ScenarioWorld world, P parameters) {
+    throw new UnsupportedOperationException("scenario " + name() + " cannot change parameters during a run");
+  }
 }

@@ -85,7 +85,7 @@ public final class ScenarioParameters {
           p == null ? "" : p.value(),
           p == null ? Double.NEGATIVE_INFINITY : p.min(),
           p == null ? Double.POSITIVE_INFINITY : p.max(),
-          allowed, alias == null ? List.of() : List.of(alias.value())));
+          allowed, alias == null ? List.of() : List.of(alias.value()), p != null && p.adjustable()));
     }
     return specs;
   }

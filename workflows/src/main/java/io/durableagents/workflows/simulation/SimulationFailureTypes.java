@@ -30,4 +30,7 @@ public final class SimulationFailureTypes {
 
   /** A checkpoint asked for by the {@code checkpoint} update could not be written; the message says why. */
   public static final String CHECKPOINT_FAILED = "CheckpointFailed";
+
+  /** An intervention that came before the run had started and proved not allowed; the message says why. */
+  public static final String INVALID_INTERVENTION = "InvalidIntervention";
 }

@@ -194,6 +194,17 @@ public record SimulationInput(
         continueAsNewWhenSuggested, agentsPerWorkflow, every);
   }
 
+  /**
+   * This input with another seed; a carried state's random generator starts again from it, so a run
+   * going on from that state draws differently from then on.
+   */
+  public SimulationInput withSeed(long seed) {
+    return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,
+        maxConcurrentAgents, searchAttributes, continueAsNewEvery, memory,
+        state == null ? null : state.reseeded(seed), continueAsNewWhenSuggested, agentsPerWorkflow,
+        checkpointEvery);
+  }
+
   /** The same simulation for {@code steps} steps in all. */
   public SimulationInput withSteps(int steps) {
     return new SimulationInput(scenario, steps, seed, parameters, agentOptions, roleOptions,

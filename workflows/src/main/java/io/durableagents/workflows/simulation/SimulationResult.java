@@ -27,6 +27,8 @@ import java.util.Map;
  *     #MAX_WARNINGS}
  * @param failedAgentSteps agent steps that failed for good and were skipped (a rejected plan, an LLM
  *     call that exhausted its retries): those agents took no action at that step (0, omitted, when none)
+ * @param interventions the parameter changes made during the run, each with the step it applied from
+ *     (omitted when none)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SimulationResult(
@@ -44,15 +46,26 @@ public record SimulationResult(
     boolean stopped,
     int runs,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
-    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long failedAgentSteps) {
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long failedAgentSteps,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Intervention> interventions) {
 
   /** The most warnings a result keeps: the first ones, each once. */
   public static final int MAX_WARNINGS = 20;
 
   public SimulationResult {
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    interventions = interventions == null ? List.of() : List.copyOf(interventions);
     planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
     runs = Math.max(1, runs);
+  }
+
+  /** A result without interventions. */
+  public SimulationResult(String simulationId, String scenario, long seed, int steps,
+      List<StepCounts> perStep, Map<String, Number> finalCounts, long agentSteps, long llmCalls,
+      long toolCalls, TokenUsage usage, PlanCounts planCounts, boolean stopped, int runs,
+      List<String> warnings, long failedAgentSteps) {
+    this(simulationId, scenario, seed, steps, perStep, finalCounts, agentSteps, llmCalls, toolCalls,
+        usage, planCounts, stopped, runs, warnings, failedAgentSteps, null);
   }
 
   /** A result with no failed agent steps. */

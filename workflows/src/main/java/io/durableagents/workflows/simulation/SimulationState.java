@@ -32,6 +32,7 @@ import java.util.Map;
  *     continue-as-new)
  * @param pendingMessages messages other agents sent, by recipient, for its next observation
  * @param warnings the warnings so far (see {@link SimulationResult#warnings()})
+ * @param interventions the parameter changes asked for so far, applied and scheduled
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -52,7 +53,37 @@ public record SimulationState(
     boolean stopRequested,
     int runs,
     Map<String, List<String>> pendingMessages,
-    List<String> warnings) {
+    List<String> warnings,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Intervention> interventions) {
+
+  /** A state without interventions. */
+  public SimulationState(int step, JsonNode world, long randomState, Map<String, Plan> plans,
+      Map<String, AgentMemory> memories, Map<String, List<String>> lastResults,
+      List<StepCounts> perStep, long agentSteps, long llmCalls, long toolCalls, TokenUsage usage,
+      PlanCounts planCounts, boolean paused, boolean stopRequested, int runs,
+      Map<String, List<String>> pendingMessages, List<String> warnings) {
+    this(step, world, randomState, plans, memories, lastResults, perStep, agentSteps, llmCalls,
+        toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings, null);
+  }
+
+  /** This state with {@code more} interventions after its own. */
+  public SimulationState withInterventions(List<Intervention> all) {
+    return new SimulationState(step, world, randomState, plans, memories, lastResults, perStep, agentSteps,
+        llmCalls, toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings, all);
+  }
+
+  /** This state as a new run starts from it: neither paused nor stopping. */
+  public SimulationState atBoundary() {
+    return new SimulationState(step, world, randomState, plans, memories, lastResults, perStep, agentSteps,
+        llmCalls, toolCalls, usage, planCounts, false, false, runs, pendingMessages, warnings, interventions);
+  }
+
+  /** This state with its random generator started again from {@code seed}. */
+  public SimulationState reseeded(long seed) {
+    return new SimulationState(step, world, seed, plans, memories, lastResults, perStep, agentSteps,
+        llmCalls, toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings,
+        interventions);
+  }
 
   /** A state with no warnings. */
   public SimulationState(int step, JsonNode world, long randomState, Map<String, Plan> plans,
@@ -66,6 +97,7 @@ public record SimulationState(
 
   public SimulationState {
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    interventions = interventions == null ? List.of() : List.copyOf(interventions);
     plans = plans == null ? Map.of() : plans;
     memories = memories == null ? Map.of() : memories;
     lastResults = lastResults == null ? Map.of() : lastResults;

@@ -80,6 +80,22 @@ public interface SimulationWorkflow {
   @UpdateValidatorMethod(updateName = "checkpoint")
   void checkpointValidator();
 
+  /**
+   * Changes adjustable parameters from a step on ({@code intervene <id> --param legitimacy=0.3}): set at
+   * the boundary before that step, marked in the result. Refused, before anything reaches the history,
+   * for an unknown or fixed parameter, a value not allowed, a step that is past or running, or a run
+   * that is over.
+   */
+  @UpdateMethod
+  Intervention intervene(InterventionRequest request);
+
+  @UpdateValidatorMethod(updateName = "intervene")
+  void interveneValidator(InterventionRequest request);
+
+  /** The interventions so far, applied and scheduled. */
+  @QueryMethod
+  List<Intervention> interventions();
+
   /** Pauses before the next step; the step in progress completes. Pausing a paused run does nothing. */
   @SignalMethod
   void pause();

@@ -101,6 +101,10 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private int checkpointsAttempted;
   private CheckpointSaved lastCheckpoint;
   private String lastCheckpointError;
+  /** Every intervention asked for, applied and scheduled, in the order asked. */
+  private final List<Intervention> interventions = new ArrayList<>();
+  /** Whether a step is running (between its start and its boundary). */
+  private boolean stepRunning;
 
   /** A simulation that knows the built-in scenarios only. */
   public SimulationWorkflowImpl() {
@@ -167,7 +171,10 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       if (stopRequested) {
         break;
       }
+      applyInterventions(step + 1);
+      stepRunning = true;
       runStep(simulationId, step + 1, memoryKeeper);
+      stepRunning = false;
       stepsThisRun++;
       markBoundary();
       if (checkpointRequested || (input.checkpointEvery() > 0 && step % input.checkpointEvery() == 0)) {
@@ -191,7 +198,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     done = true;
     return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
         List.copyOf(perStep), counts, agentSteps, llmCalls, toolCalls, usage, planCounts,
-        step < input.steps(), previousRuns + 1, List.copyOf(warnings), failedAgentSteps);
+        step < input.steps(), previousRuns + 1, List.copyOf(warnings), failedAgentSteps,
+        List.copyOf(interventions));
   }
 
   /**
@@ -320,16 +328,14 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return new SimulationState(step, Json.MAPPER.valueToTree(world.snapshot()), random.state(),
         new TreeMap<>(plans), new TreeMap<>(memories), new TreeMap<>(lastResults),
         List.copyOf(perStep), agentSteps, llmCalls, toolCalls, usage, planCounts, paused,
-        stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages), List.copyOf(warnings));
+        stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages), List.copyOf(warnings),
+        List.copyOf(interventions));
   }
 
   /** Keeps the state of this step boundary, for {@link #boundary()} and checkpoints. */
   private void markBoundary() {
-    SimulationState s = state();
     // a run started from it starts neither paused nor stopping
-    SimulationState fresh = new SimulationState(s.step(), s.world(), s.randomState(), s.plans(), s.memories(),
-        s.lastResults(), s.perStep(), s.agentSteps(), s.llmCalls(), s.toolCalls(), s.usage(), s.planCounts(),
-        false, false, s.runs(), s.pendingMessages(), s.warnings());
+    SimulationState fresh = state().atBoundary();
     boundary = new Checkpoint(simulationId, step, input.withState(fresh));
   }
 
@@ -370,6 +376,38 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     stopRequested = stopRequested || s.stopRequested();
     previousRuns = s.runs();
     warnings.addAll(s.warnings());
+    interventions.addAll(s.interventions());
+  }
+
+  /** Applies the interventions scheduled for {@code next} (or before it), at the boundary before it. */
+  private void applyInterventions(int next) {
+    for (int i = 0; i < interventions.size(); i++) {
+      Intervention v = interventions.get(i);
+      if (v.applied() || v.atStep() > next) {
+        continue;
+      }
+      com.fasterxml.jackson.databind.node.ObjectNode current = currentParameters();
+      com.fasterxml.jackson.databind.node.ObjectNode previous = Json.MAPPER.createObjectNode();
+      com.fasterxml.jackson.databind.node.ObjectNode merged = current.deepCopy();
+      v.parameters().fieldNames().forEachRemaining(name -> {
+        previous.set(name, current.get(name));
+        merged.set(name, v.parameters().get(name));
+      });
+      world = adjust(scenario, world, merged);
+      input = input.withParameters(merged);
+      interventions.set(i, v.appliedOver(previous));
+      Workflow.getLogger(SimulationWorkflowImpl.class).info("intervention {} from step {}: {}", v.number(), next,
+          interventions.get(i).describe());
+    }
+  }
+
+  private static <P extends Record> ScenarioWorld adjust(Scenario<P> scenario, ScenarioWorld world, JsonNode values) {
+    return scenario.adjust(world, ScenarioParameters.read(scenario, values));
+  }
+
+  /** The parameters in force: the input's over the scenario's defaults. */
+  private com.fasterxml.jackson.databind.node.ObjectNode currentParameters() {
+    return ScenarioParameters.toJson(ScenarioParameters.read(scenario, input.parameters()));
   }
 
   /**
@@ -711,6 +749,97 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     if (done) {
       throw new IllegalStateException("the simulation is over: its result holds every step; a fork can start "
           + "from any of them");
+    }
+  }
+
+  @Override
+  public Intervention intervene(InterventionRequest request) {
+    // an update that came with the start runs before the run has read its input: wait for it
+    Workflow.await(() -> world != null || done);
+    Intervention v;
+    try {
+      v = checkedIntervention(request);
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), SimulationFailureTypes.INVALID_INTERVENTION);
+    }
+    interventions.add(v);
+    return v;
+  }
+
+  @Override
+  public void interveneValidator(InterventionRequest request) {
+    if (world == null && !done) {
+      // not started yet: checked by the handler once the run has its input
+      return;
+    }
+    checkedIntervention(request);
+  }
+
+  @Override
+  public List<Intervention> interventions() {
+    return List.copyOf(interventions);
+  }
+
+  /**
+   * The intervention {@code request} asks for, checked against the scenario and the run's progress.
+   *
+   * @throws IllegalArgumentException naming the parameter, the value or the step that cannot be
+   */
+  private Intervention checkedIntervention(InterventionRequest request) {
+    if (done) {
+      throw new IllegalArgumentException("the simulation is over");
+    }
+    // a running step keeps the values it started with: the first step that can take new ones
+    int first = step + (stepRunning ? 2 : 1);
+    int at = request.atStep() == null ? first : request.atStep();
+    if (at < first) {
+      throw new IllegalArgumentException("step " + at + " is " + (at <= step ? "past: the run has completed step "
+          + step : "running") + "; the first step that can change is " + first);
+    }
+    if (at > input.steps()) {
+      throw new IllegalArgumentException("step " + at + " is after the run's last step, " + input.steps());
+    }
+    return new Intervention(interventions.size() + 1, at, checkedParameters(scenario, request.parameters()),
+        null, false, request.note());
+  }
+
+  /**
+   * The new values, read and checked as the scenario reads its parameters.
+   *
+   * @throws IllegalArgumentException for no values, an unknown or fixed parameter, or a value not allowed
+   */
+  public static JsonNode checkedParameters(Scenario<?> scenario, Map<String, String> values) {
+    if (values.isEmpty()) {
+      throw new IllegalArgumentException("no parameter to change");
+    }
+    List<io.durableagents.workflows.scenario.ParameterSpec> specs = ScenarioParameters.specs(scenario);
+    List<String> adjustable = new ArrayList<>();
+    specs.stream().filter(io.durableagents.workflows.scenario.ParameterSpec::adjustable)
+        .forEach(p -> adjustable.add(p.name()));
+    Map<String, String> canonical = new java.util.TreeMap<>();
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      String name = specs.stream().filter(p -> p.name().equals(e.getKey()) || p.aliases().contains(e.getKey()))
+          .map(io.durableagents.workflows.scenario.ParameterSpec::name).findFirst().orElse(e.getKey());
+      canonical.put(name, e.getValue());
+    }
+    for (String name : canonical.keySet()) {
+      boolean known = specs.stream().anyMatch(p -> p.name().equals(name));
+      if (!known) {
+        throw new IllegalArgumentException("scenario " + scenario.name() + " has no parameter '" + name
+            + "'; those that can change during a run: " + (adjustable.isEmpty() ? "none" : String.join(", ", adjustable)));
+      }
+      if (!adjustable.contains(name)) {
+        throw new IllegalArgumentException("parameter '" + name + "' of scenario " + scenario.name()
+            + " is fixed when the world is made; those that can change during a run: "
+            + (adjustable.isEmpty() ? "none" : String.join(", ", adjustable)));
+      }
+    }
+    try {
+      com.fasterxml.jackson.databind.node.ObjectNode given = ScenarioParameters.fromText(scenario, canonical);
+      ScenarioParameters.read(scenario, given);
+      return given;
+    } catch (InvalidParameterException e) {
+      throw new IllegalArgumentException(e.getMessage());
     }
   }
 

@@ -29,18 +29,18 @@ public record EpsteinParameters(
     @Param(value = "grid height (a torus)", min = 1, max = 1000) int height,
     @Param(value = "how many citizens", min = 0, max = 1_000_000) int citizens,
     @Param(value = "how many cops", min = 0, max = 1_000_000) int cops,
-    @Param(value = "vision radius (Moore neighbourhood)", min = 1, max = 1000) int vision,
-    @Param(value = "the regime's perceived legitimacy L; grievance = hardship x (1 - L)", min = 0, max = 1)
+    @Param(value = "vision radius (Moore neighbourhood)", min = 1, max = 1000, adjustable = true) int vision,
+    @Param(value = "the regime's perceived legitimacy L; grievance = hardship x (1 - L)", min = 0, max = 1, adjustable = true)
         double legitimacy,
     @JsonAlias("activeThreshold")
-    @Param(value = "T: a citizen turns active when grievance - net risk > T", min = 0, max = 1)
+    @Param(value = "T: a citizen turns active when grievance - net risk > T", min = 0, max = 1, adjustable = true)
         double activeThreshold,
     @JsonAlias("arrestProbabilityConstant")
-    @Param(value = "k in P(arrest) = 1 - exp(-k x round(cops / actives))", min = 0, max = 100)
+    @Param(value = "k in P(arrest) = 1 - exp(-k x round(cops / actives))", min = 0, max = 100, adjustable = true)
         double arrestProbabilityConstant,
     @JsonAlias("maxJailTerm")
     @Param(value = "an arrest jails for a uniform number of steps in [0, max_jail_term]", min = 0,
-        max = 1_000_000)
+        max = 1_000_000, adjustable = true)
         int maxJailTerm) {
 
   public static final EpsteinParameters DEFAULTS =

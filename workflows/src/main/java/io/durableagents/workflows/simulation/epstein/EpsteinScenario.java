@@ -76,6 +76,12 @@ public final class EpsteinScenario implements Scenario<EpsteinParameters> {
     return EpsteinWorld.restore(Json.MAPPER.convertValue(snapshot, EpsteinSnapshot.class));
   }
 
+  /** Legitimacy, the threshold, the arrest constant, the jail term and vision apply from the next step. */
+  @Override
+  public ScenarioWorld adjust(ScenarioWorld world, EpsteinParameters parameters) {
+    return EpsteinWorld.restore(parameters, ((EpsteinWorld) world).snapshot().agents());
+  }
+
   @Override
   public String roleDescription(String role) {
     if (COP.equals(role)) {

@@ -1,0 +1,223 @@
+package io.durableagents.worker;
+
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.simulation.Checkpoint;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationState;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.History;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.common.converter.DataConverter;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The exact state of a recorded simulation after any completed step, read from its history alone: no
+ * LLM or tool call is made and no checkpoint is needed. Each run of the simulation (one per
+ * continue-as-new) starts from the state in its input; a step inside a run is reached by replaying a
+ * prefix of that run's history with the simulation's own workflow code, locally, and asking the
+ * replayed workflow for its {@code boundary} — what a fork starts from.
+ *
+ * <p>The workflow code is this JVM's: the same scenarios as the workers that recorded the history
+ * (those registered on the plugin), and a build whose workflows replay that history, as any replay
+ * needs.
+ */
+public final class SimulationReplay {
+  private static final String SIMULATION_TYPE =
+      io.temporal.common.metadata.POJOWorkflowInterfaceMetadata.newInstance(
+          io.durableagents.workflows.simulation.SimulationWorkflow.class).getWorkflowMethod().get().getName();
+
+  private final DurableAgentsPlugin plugin;
+  private final DataConverter converter;
+  private final WorkerFactory factory;
+  private final Worker worker;
+  private int replays;
+
+  /**
+   * A replayer using {@code client}'s data converter (and so its codec) and the workflows {@code plugin}
+   * registers. Nothing polls: the worker is never started.
+   */
+  public SimulationReplay(WorkflowClient client, DurableAgentsPlugin plugin) {
+    this.plugin = plugin;
+    this.converter = client.getOptions().getDataConverter();
+    this.factory = WorkerFactory.newInstance(client);
+    this.worker = factory.newWorker("durable-agents-replay-" + UUID.randomUUID());
+    plugin.initializeWorker(TaskQueues.AGENTS, worker);
+  }
+
+  /** How many prefixes were replayed so far (the cost of finding steps). */
+  public int replays() {
+    return replays;
+  }
+
+  /**
+   * The state of {@code simulationId} after {@code step}, fetching its runs from {@code client} from
+   * the latest back only as far as the run that holds the step.
+   */
+  public Checkpoint stateAfter(WorkflowClient client, String simulationId, int step) {
+    List<WorkflowExecutionHistory> runs = new ArrayList<>();
+    WorkflowExecutionHistory run = client.fetchHistory(simulationId);
+    while (run != null) {
+      runs.add(0, run);
+      if (startStep(run) <= step) {
+        break;
+      }
+      String previous = run.getEvents().get(0).getWorkflowExecutionStartedEventAttributes()
+          .getContinuedExecutionRunId();
+      run = previous.isEmpty() ? null : client.fetchHistory(simulationId, previous);
+    }
+    return stateAfter(simulationId, runs, step);
+  }
+
+  /** The input that started a run, from its first event. */
+  public SimulationInput input(WorkflowExecutionHistory run) {
+    HistoryEvent first = run.getEvents().get(0);
+    if (first.getEventType() != EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) {
+      throw new IllegalArgumentException("the history of " + run.getWorkflowExecution().getWorkflowId()
+          + " does not start with its started event");
+    }
+    var attributes = first.getWorkflowExecutionStartedEventAttributes();
+    if (!SIMULATION_TYPE.equals(attributes.getWorkflowType().getName())) {
+      throw new IllegalArgumentException("'" + run.getWorkflowExecution().getWorkflowId() + "' is a "
+          + attributes.getWorkflowType().getName() + ", not a simulation");
+    }
+    return converter.fromPayloads(0, Optional.of(attributes.getInput()), SimulationInput.class,
+        SimulationInput.class);
+  }
+
+  /** The last step completed before a run started (0 for the first run). */
+  public int startStep(WorkflowExecutionHistory run) {
+    SimulationState state = input(run).state();
+    return state == null ? 0 : state.step();
+  }
+
+  /**
+   * The simulation's state after {@code step}, from the histories of its runs, first to latest.
+   *
+   * @throws IllegalArgumentException when the runs never completed that step, saying which they did
+   */
+  public Checkpoint stateAfter(String simulationId, List<WorkflowExecutionHistory> runs, int step) {
+    if (runs.isEmpty()) {
+      throw new IllegalArgumentException("no recorded run of '" + simulationId + "'");
+    }
+    if (step < 0) {
+      throw new IllegalArgumentException("--at-step must be >= 0, was " + step);
+    }
+    int index = -1;
+    for (int i = 0; i < runs.size(); i++) {
+      if (startStep(runs.get(i)) <= step) {
+        index = i;
+      }
+    }
+    if (index < 0) {
+      throw new IllegalArgumentException("the recorded runs of '" + simulationId + "' start after step " + step);
+    }
+    WorkflowExecutionHistory run = runs.get(index);
+    SimulationInput input = input(run);
+    if (startStep(run) == step) {
+      return new Checkpoint(simulationId, step, atBoundary(input));
+    }
+    List<HistoryEvent> events = run.getEvents();
+    List<Integer> cuts = new ArrayList<>();
+    for (int i = 0; i < events.size(); i++) {
+      if (events.get(i).getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
+        cuts.add(i + 1);
+      }
+    }
+    // the whole run first: it says how far the recording goes
+    Checkpoint last = boundary(run, events.size());
+    if (last == null || last.step() < step) {
+      int reached = last == null ? startStep(run) : last.step();
+      throw new IllegalArgumentException("'" + simulationId + "' completed " + reached + " steps; step " + step
+          + " is not in its history");
+    }
+    if (last.step() == step) {
+      // the boundary may have been reached earlier in the run, but its state is the same
+      return at(simulationId, last);
+    }
+    // the smallest prefix whose replay has completed the step: the boundary only moves forward
+    int low = 0;
+    int high = cuts.size() - 1;
+    Checkpoint found = null;
+    while (low <= high) {
+      int mid = (low + high) >>> 1;
+      Checkpoint c = boundary(run, cuts.get(mid));
+      if (c != null && c.step() >= step) {
+        if (c.step() == step) {
+          found = c;
+        }
+        high = mid - 1;
+      } else {
+        low = mid + 1;
+      }
+    }
+    if (found == null) {
+      throw new IllegalStateException("replaying '" + simulationId + "' never stopped at step " + step);
+    }
+    return at(simulationId, found);
+  }
+
+  private static Checkpoint at(String simulationId, Checkpoint c) {
+    return new Checkpoint(simulationId, c.step(), c.input());
+  }
+
+  /** A run's input as a new run starts from it: neither paused nor stopping. */
+  private static SimulationInput atBoundary(SimulationInput input) {
+    SimulationState s = input.state();
+    if (s == null) {
+      return input;
+    }
+    return input.withState(new SimulationState(s.step(), s.world(), s.randomState(), s.plans(), s.memories(),
+        s.lastResults(), s.perStep(), s.agentSteps(), s.llmCalls(), s.toolCalls(), s.usage(), s.planCounts(),
+        false, false, s.runs(), s.pendingMessages(), s.warnings()));
+  }
+
+  /** Replays the first {@code length} events of {@code run} and asks for its boundary. */
+  private Checkpoint boundary(WorkflowExecutionHistory run, int length) {
+    History prefix = History.newBuilder().addAllEvents(run.getEvents().subList(0, length)).build();
+    WorkflowExecutionHistory cut = new WorkflowExecutionHistory(prefix, run.getWorkflowExecution().getWorkflowId());
+    replays++;
+    try {
+      return (Checkpoint) QUERY.invoke(WORKFLOW_WORKER.get(worker), cut, "boundary", Checkpoint.class,
+          Checkpoint.class, new Object[0]);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      throw new IllegalStateException("replaying '" + run.getWorkflowExecution().getWorkflowId()
+          + "' failed: " + cause, cause);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static final Field WORKFLOW_WORKER;
+  private static final Method QUERY;
+
+  static {
+    // Worker.replayWorkflowExecution replays a history but answers no query; the replaying worker it
+    // wraps does, as WorkflowReplayer's own code path. Found once, failing loudly if the SDK changes.
+    try {
+      WORKFLOW_WORKER = Worker.class.getDeclaredField("workflowWorker");
+      WORKFLOW_WORKER.setAccessible(true);
+      Class<?> sync = WORKFLOW_WORKER.getType();
+      QUERY = sync.getMethod("queryWorkflowExecution",
+          io.temporal.internal.common.WorkflowExecutionHistory.class, String.class, Class.class,
+          java.lang.reflect.Type.class, Object[].class);
+      QUERY.setAccessible(true);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError("this Temporal SDK has no replaying query: " + e);
+    }
+  }
+
+  /** Releases the replaying worker. */
+  public void close() {
+    factory.shutdownNow();
+  }
+}
