@@ -22,7 +22,7 @@ final class CheckpointCommand implements Callable<Integer> {
       try {
         saved = Updates.call("checkpoint", workflowId, sim::checkpoint);
       } catch (WorkflowNotFoundException e) {
-        throw Updates.ended("checkpoint", workflowId, e,
+        throw Updates.ended("checkpoint", sim, workflowId, e,
             "A finished run needs no checkpoint: 'fork " + workflowId + " --at-step N' starts from any of its steps.");
       }
       System.out.println("Checkpoint of " + workflowId + " after step " + saved.step() + ": " + saved.location()

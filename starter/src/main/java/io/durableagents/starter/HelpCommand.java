@@ -96,7 +96,8 @@ final class HelpCommand implements CommandLine.IHelpCommandInitializable2, Runna
       String def = p.defaultValue() == null ? "" : p.defaultValue().isTextual()
           ? p.defaultValue().asText() : p.defaultValue().toString();
       sb.append("  ").append(pad(p.name(), width + 2)).append(pad(def, 10))
-          .append(p.description().isBlank() ? "" : p.description() + "; ").append(p.allowed()).append('\n');
+          .append(p.description().isBlank() ? "" : p.description() + "; ").append(p.allowed())
+          .append(p.adjustable() ? "; can change during a run (intervene)" : "").append('\n');
     }
     return sb.toString();
   }

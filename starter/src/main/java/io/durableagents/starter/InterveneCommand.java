@@ -42,7 +42,7 @@ final class InterveneCommand implements Callable<Integer> {
       try {
         v = Updates.call("intervene", workflowId, () -> sim.intervene(new InterventionRequest(params, atStep, note)));
       } catch (WorkflowNotFoundException e) {
-        throw Updates.ended("intervene", workflowId, e,
+        throw Updates.ended("intervene", sim, workflowId, e,
             "'fork " + workflowId + " --at-step N --param ...' starts a new run with other values from any step.");
       }
       System.out.println("Intervention " + v.number() + " on " + workflowId + ": " + v.describe() + " from step "

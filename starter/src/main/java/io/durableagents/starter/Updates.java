@@ -59,9 +59,20 @@ final class Updates {
   }
 
   /** The failure for an update sent to a run that is over (or that does not exist). */
-  static CommandFailure ended(String command, String workflowId, WorkflowNotFoundException e, String hint) {
+  static CommandFailure ended(String command, Object simulation, String workflowId, WorkflowNotFoundException e,
+      String hint) {
     String text = String.valueOf(SimulationControl.rootMessage(e));
-    if (text.contains("already completed")) {
+    boolean closed = text.contains("already completed");
+    if (!closed) {
+      try {
+        // the run exists and is closed (servers word it differently)
+        io.temporal.client.WorkflowStub.fromTyped(simulation).describe();
+        closed = true;
+      } catch (RuntimeException notThere) {
+        closed = false;
+      }
+    }
+    if (closed) {
       return new CommandFailure(Failures.USAGE, "'" + workflowId + "' has ended", hint);
     }
     return new CommandFailure(Failures.NOT_FOUND, "'" + workflowId + "': no such run",

@@ -114,7 +114,9 @@ class CliAgainstServerTest {
 
   /** Starts {@code durable-agents <args>} in its own JVM with {@code env} over this one's. */
   private static Process start(String name, Map<String, String> env, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(ChildProcesses.javaBinary(), "-Xmx256m", "-cp",
+    List<String> command = new ArrayList<>(List.of(ChildProcesses.javaBinary(), "-Xmx256m",
+        // a command lives a few seconds: start it fast rather than compile it well
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
         ChildProcesses.classpath(), StarterMain.class.getName()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command)

@@ -2,7 +2,6 @@ package io.durableagents.activities.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durableagents.workflows.simulation.Checkpoint;
 import io.temporal.common.converter.JacksonJsonPayloadConverter;
@@ -29,8 +28,9 @@ import java.util.HexFormat;
 public final class CheckpointFiles {
   public static final String FORMAT = "durable-agents-checkpoint/1";
 
-  private static final ObjectMapper MAPPER = JacksonJsonPayloadConverter.newDefaultObjectMapper()
-      .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+  // Temporal's own mapper, as continue-as-new carries the state: maps keep their order (a world's
+  // variables are columns in that order), and the checksum is over the compact form of the same tree.
+  private static final ObjectMapper MAPPER = JacksonJsonPayloadConverter.newDefaultObjectMapper();
 
   private CheckpointFiles() {}
 
