@@ -86,10 +86,10 @@ import picocli.CommandLine.Option;
         + "cost per agent step, and print Markdown tables (see BENCHMARKS.md).")
 final class BenchmarkCommand implements Callable<Integer> {
   static final List<String> PARTS =
-      List.of("overhead", "parallel", "scale", "recovery", "history", "cost");
+      List.of("overhead", "parallel", "scale", "recovery", "history", "cost", "fork");
 
   @Option(names = "--parts", split = ",", description = "Which parts to run (default: all of "
-      + "overhead, parallel, scale, recovery, history, cost).")
+      + "overhead, parallel, scale, recovery, history, cost, fork).")
   List<String> parts = PARTS;
 
   @Option(names = "--agents", split = ",", description = "Agent counts of the scale part (default: 50,200,500).")
@@ -187,6 +187,9 @@ final class BenchmarkCommand implements Callable<Integer> {
       }
       if (parts.contains("scale")) {
         scale();
+      }
+      if (parts.contains("fork")) {
+        fork();
       }
       if (parts.contains("recovery")) {
         line("## 4. Recovery");
@@ -636,6 +639,63 @@ final class BenchmarkCommand implements Callable<Integer> {
       costRows.forEach(this::line);
       line("");
     }
+  }
+
+  /**
+   * The time to read the state after a step of a recorded run from its history (what {@code fork}
+   * does before it starts the new run), at the start of a continue-as-new run (its input holds the
+   * state) and in the middle of one (a prefix replayed, found by bisection), against the time the
+   * recorded steps took.
+   */
+  private void fork() throws Exception {
+    int n = 20;
+    int total = quick ? 100 : 1000;
+    int every = SimulationInput.DEFAULT_CONTINUE_AS_NEW_EVERY;
+    Worker worker = Worker.start(this, "fork", ChildProcesses.javaBinary(), Map.of());
+    String id = "bench-fork-" + System.nanoTime();
+    long started = System.nanoTime();
+    try {
+      runSimulation(simulationInput(n, total, 0, Strategy.COT, 1), id);
+    } finally {
+      worker.stop();
+    }
+    double recordedSeconds = (System.nanoTime() - started) / 1e9;
+    line("## 5. Forks");
+    line("");
+    line("A " + total + "-step simulation of " + n + " agents (CoT, the rules model, continue-as-new every " + every
+        + " steps or earlier when the history budget says so) recorded in " + String.format(Locale.ROOT, "%.0f", recordedSeconds) + " s; then the state "
+        + "after a step read from its history as `fork` reads it (no worker, no LLM call), 5 times each:");
+    line("");
+    line("| fork at step | where it is | runs fetched | prefixes replayed | ms min / median / max |");
+    line("| ---: | --- | ---: | ---: | --- |");
+    int[] steps = {total * 9 / 10, total * 9 / 10 + every / 2, total / 10 + every / 2};
+    io.durableagents.worker.DurableAgentsPlugin plugin =
+        io.durableagents.worker.DurableAgentsPlugin.newBuilder().configureFromClasspath().build();
+    for (int at : steps) {
+      List<Double> millis = new ArrayList<>();
+      int replays = 0;
+      int runs = 0;
+      for (int i = 0; i < 5; i++) {
+        io.durableagents.worker.SimulationReplay replay = new io.durableagents.worker.SimulationReplay(client, plugin);
+        try {
+          long t = System.nanoTime();
+          io.durableagents.workflows.simulation.Checkpoint c = replay.stateAfter(client, id, at);
+          millis.add((System.nanoTime() - t) / 1e6);
+          if (c.step() != at) {
+            throw new IllegalStateException("read step " + c.step() + " for " + at);
+          }
+          replays = replay.replays();
+          runs = replay.fetched();
+        } finally {
+          replay.close();
+        }
+      }
+      java.util.Collections.sort(millis);
+      line(String.format(Locale.ROOT, "| %d | %s | %d | %d | %.0f / %.0f / %.0f |", at,
+          replays == 0 ? "a run's start (its input)" : "inside a run",
+          runs, replays, millis.get(0), median(millis), millis.get(millis.size() - 1)));
+    }
+    line("");
   }
 
   // ---------------------------------------------------------------------------- infrastructure

@@ -40,6 +40,7 @@ public final class SimulationReplay {
   private final WorkerFactory factory;
   private final Worker worker;
   private int replays;
+  private int fetched;
 
   /**
    * A replayer using {@code client}'s data converter (and so its codec) and the workflows {@code plugin}
@@ -51,6 +52,11 @@ public final class SimulationReplay {
     this.factory = WorkerFactory.newInstance(client);
     this.worker = factory.newWorker("durable-agents-replay-" + UUID.randomUUID());
     plugin.initializeWorker(TaskQueues.AGENTS, worker);
+  }
+
+  /** How many run histories were fetched from the server so far. */
+  public int fetched() {
+    return fetched;
   }
 
   /** How many prefixes were replayed so far (the cost of finding steps). */
@@ -66,6 +72,7 @@ public final class SimulationReplay {
     List<WorkflowExecutionHistory> runs = new ArrayList<>();
     WorkflowExecutionHistory run = client.fetchHistory(simulationId);
     while (run != null) {
+      fetched++;
       runs.add(0, run);
       if (startStep(run) <= step) {
         break;
