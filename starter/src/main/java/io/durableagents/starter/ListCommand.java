@@ -111,6 +111,29 @@ final class ListCommand implements Callable<Integer> {
    * The simulation runs, newest first. Uses the visibility query API, and the older open/closed
    * listing where the server lacks it (the embedded test server does).
    */
+  /**
+   * The embedded test server lists workflows by iterating its store without a lock: while runs start,
+   * a listing can fail with UNKNOWN (a ConcurrentModificationException on its side). Asked again, it
+   * answers; a few tries, a short pause apart.
+   */
+  private static <T> T retried(java.util.function.Supplier<T> listing) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return listing.get();
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() != Status.Code.UNKNOWN || attempt >= 5) {
+          throw e;
+        }
+        try {
+          Thread.sleep(50L * attempt);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
   static List<WorkflowExecutionInfo> list(WorkflowServiceStubs service, String namespace, int limit) {
     List<WorkflowExecutionInfo> runs = new ArrayList<>();
     try {
@@ -122,12 +145,12 @@ final class ListCommand implements Callable<Integer> {
         throw e;
       }
       WorkflowTypeFilter type = WorkflowTypeFilter.newBuilder().setName(SIMULATION_TYPE).build();
-      runs.addAll(service.blockingStub().listOpenWorkflowExecutions(
+      runs.addAll(retried(() -> service.blockingStub().listOpenWorkflowExecutions(
           ListOpenWorkflowExecutionsRequest.newBuilder().setNamespace(namespace)
-              .setMaximumPageSize(limit).setTypeFilter(type).build()).getExecutionsList());
-      runs.addAll(service.blockingStub().listClosedWorkflowExecutions(
+              .setMaximumPageSize(limit).setTypeFilter(type).build()).getExecutionsList()));
+      runs.addAll(retried(() -> service.blockingStub().listClosedWorkflowExecutions(
           ListClosedWorkflowExecutionsRequest.newBuilder().setNamespace(namespace)
-              .setMaximumPageSize(limit).setTypeFilter(type).build()).getExecutionsList());
+              .setMaximumPageSize(limit).setTypeFilter(type).build()).getExecutionsList()));
     }
     runs.removeIf(r -> !SIMULATION_TYPE.equals(r.getType().getName()));
     runs.sort(Comparator.comparing((WorkflowExecutionInfo r) ->
