@@ -135,7 +135,9 @@ class SimulationOptionsTest {
     String help = out.toString();
     assertTrue(help.contains("Roles: citizen, cop"), help);
     assertTrue(help.matches("(?s).*max_jail_term\\s+30\\s+an arrest jails.*an integer from 0 to 1000000.*"), help);
-    assertTrue(help.matches("(?s).*legitimacy\\s+0.5\\s+the regime's perceived legitimacy.*a number from 0 to 1\\n.*"), help);
+    assertTrue(help.matches("(?s).*legitimacy\\s+0.5\\s+the regime's perceived legitimacy.*a number from 0 to 1; can change during a run \\(intervene\\)\\n.*"), help);
+    assertTrue(help.matches("(?s).*citizens\\s+\\d+\\s+how many citizens; an integer from 0 to 1000000\\n.*"),
+        "a parameter fixed when the world is made is not marked:\n" + help);
 
     java.io.StringWriter list = new java.io.StringWriter();
     StarterMain.commandLine().setOut(new java.io.PrintWriter(list)).execute("help", "simulate");
