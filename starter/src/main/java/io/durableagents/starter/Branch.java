@@ -136,17 +136,7 @@ final class Branch {
   /** --param values and the parameter aliases given (--legitimacy ...), by parameter name. */
   private static Map<String, String> parameterValues(SimulationOptions options) {
     Map<String, String> values = new LinkedHashMap<>();
-    Map<String, Object> aliases = new LinkedHashMap<>();
-    aliases.put("citizens", options.citizens);
-    aliases.put("cops", options.cops);
-    aliases.put("sellers", options.sellers);
-    aliases.put("buyers", options.buyers);
-    aliases.put("width", options.width);
-    aliases.put("height", options.height);
-    aliases.put("vision", options.vision);
-    aliases.put("legitimacy", options.legitimacy);
-    aliases.put("max_jail_term", options.maxJailTerm);
-    aliases.forEach((name, value) -> {
+    options.aliases().forEach((name, value) -> {
       if (value != null) {
         values.put(name, value.toString());
       }

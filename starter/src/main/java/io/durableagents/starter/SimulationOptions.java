@@ -292,14 +292,8 @@ final class SimulationOptions {
     return input;
   }
 
-  /**
-   * The scenario's parameters: its defaults, with the --param values and the alias options over them,
-   * checked as the workflow will check them.
-   *
-   * @throws IllegalArgumentException naming the option, the value and what is allowed
-   */
-  private ObjectNode parameters(Scenario<?> chosen) {
-    Map<String, String> values = new LinkedHashMap<>();
+  /** The parameter options ({@code --citizens} ...) by parameter name; null where not given. */
+  Map<String, Object> aliases() {
     Map<String, Object> aliases = new LinkedHashMap<>();
     aliases.put("citizens", citizens);
     aliases.put("cops", cops);
@@ -310,6 +304,18 @@ final class SimulationOptions {
     aliases.put("vision", vision);
     aliases.put("legitimacy", legitimacy);
     aliases.put("max_jail_term", maxJailTerm);
+    return aliases;
+  }
+
+  /**
+   * The scenario's parameters: its defaults, with the --param values and the alias options over them,
+   * checked as the workflow will check them.
+   *
+   * @throws IllegalArgumentException naming the option, the value and what is allowed
+   */
+  private ObjectNode parameters(Scenario<?> chosen) {
+    Map<String, String> values = new LinkedHashMap<>();
+    Map<String, Object> aliases = aliases();
     List<String> names = new ArrayList<>();
     ScenarioParameters.specs(chosen).forEach(p -> names.add(p.name()));
     for (Map.Entry<String, Object> a : aliases.entrySet()) {

@@ -309,10 +309,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       WorkerSettings settings = WorkerSettings.fromEnvironment(env);
       setLlmSettings(LlmSettings.fromEnvironment(env));
       setFilesDirectory(settings.filesDirectory());
-      String checkpoints = env.get(DirectoryCheckpointStore.DIRECTORY_VARIABLE);
-      if (checkpoints != null && !checkpoints.isBlank()) {
-        setCheckpointStore(new DirectoryCheckpointStore(Path.of(checkpoints)));
-      }
+      setCheckpointStore(DirectoryCheckpointStore.fromEnvironment(env));
       setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
       setPayloadGuard(settings.payloadGuard());

@@ -178,13 +178,7 @@ public final class SimulationReplay {
 
   /** A run's input as a new run starts from it: neither paused nor stopping. */
   private static SimulationInput atBoundary(SimulationInput input) {
-    SimulationState s = input.state();
-    if (s == null) {
-      return input;
-    }
-    return input.withState(new SimulationState(s.step(), s.world(), s.randomState(), s.plans(), s.memories(),
-        s.lastResults(), s.perStep(), s.agentSteps(), s.llmCalls(), s.toolCalls(), s.usage(), s.planCounts(),
-        false, false, s.runs(), s.pendingMessages(), s.warnings()));
+    return input.state() == null ? input : input.withState(input.state().atBoundary());
   }
 
   /** Replays the first {@code length} events of {@code run} and asks for its boundary. */
