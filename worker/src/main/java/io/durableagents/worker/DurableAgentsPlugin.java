@@ -40,6 +40,7 @@ import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
 import io.durableagents.workflows.tools.ToolPolicies;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
+import io.durableagents.worker.tracing.AgentTracing;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.SimplePlugin;
 import io.temporal.common.converter.CodecDataConverter;
@@ -56,6 +57,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -111,6 +113,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final PayloadCodec payloadCodec;
   private final ScenarioRegistry scenarios;
   private final ToolRegistry tools;
+  private final AgentTracing tracing;
 
   private DurableAgentsPlugin(Builder b) {
     super(NAME);
@@ -134,7 +137,12 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.workflowCacheSize = b.workflowCacheSize;
     this.pollers = b.pollers;
     this.virtualThreads = b.virtualThreads && VIRTUAL_THREADS_AVAILABLE;
-    this.interceptors = List.copyOf(b.interceptors);
+    this.tracing = b.tracing;
+    List<WorkerInterceptor> all = new ArrayList<>(b.interceptors);
+    if (tracing != null) {
+      all.add(tracing.workerInterceptor());
+    }
+    this.interceptors = List.copyOf(all);
     this.payloadCodec = b.payloadCodec;
   }
 
@@ -169,6 +177,11 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   /** Every tool this plugin's workers know: world actions, external tools and control tools. */
   public ToolRegistry tools() {
     return tools;
+  }
+
+  /** The tracing this plugin's workers do, if configured; close it when the workers stop. */
+  public Optional<AgentTracing> tracing() {
+    return Optional.ofNullable(tracing);
   }
 
   @Override
@@ -291,6 +304,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private int workflowCacheSize = WorkerSettings.DEFAULT_WORKFLOW_CACHE;
     private int pollers = WorkerSettings.DEFAULT_POLLERS;
     private boolean virtualThreads = VIRTUAL_THREADS_AVAILABLE;
+    private AgentTracing tracing;
 
     private Builder() {
       for (ScenarioRegistration builtin : BuiltinScenarioRegistrations.all()) {
@@ -337,6 +351,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       if (settings.executionJournal() != null) {
         addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
       }
+      AgentTracing.fromEnvironment(env).ifPresent(this::setTracing);
       return this;
     }
 
@@ -607,6 +622,16 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** Where our own metrics (LLM calls, tokens, tool calls) go; by default nowhere. */
     public Builder setMeterRegistry(MeterRegistry meterRegistry) {
       this.meterRegistry = meterRegistry;
+      return this;
+    }
+
+    /**
+     * Traces every simulation, simulation step, agent step, LLM call and tool call into {@code
+     * tracing} (see {@link AgentTracing}); {@link #configureFromEnvironment} sets it from the standard
+     * {@code OTEL_*} variables when they name an exporter. Null turns tracing off.
+     */
+    public Builder setTracing(AgentTracing tracing) {
+      this.tracing = tracing;
       return this;
     }
 

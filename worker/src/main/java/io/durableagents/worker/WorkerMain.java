@@ -48,7 +48,8 @@ public final class WorkerMain {
     WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope());
     boolean sticky = settings.sticky() == WorkerSettings.Sticky.ON
         || (settings.sticky() == WorkerSettings.Sticky.AUTO && !TestServerDetector.stickyQueuesNeverTimeOut(service));
-    WorkflowClient client = connection.client(service, pluginBuilder.setStickyExecution(sticky).build());
+    DurableAgentsPlugin plugin = pluginBuilder.setStickyExecution(sticky).build();
+    WorkflowClient client = connection.client(service, plugin);
     WorkerFactory factory = WorkerFactory.newInstance(client);
     factoryRef[0] = factory;
     CountDownLatch stopped = new CountDownLatch(1);
@@ -57,6 +58,7 @@ public final class WorkerMain {
       factory.shutdown();
       factory.awaitTermination(20, TimeUnit.SECONDS);
       service.shutdown();
+      plugin.tracing().ifPresent(io.durableagents.worker.tracing.AgentTracing::close);
       if (metrics != null) {
         metrics.close();
       }
@@ -71,6 +73,7 @@ public final class WorkerMain {
         WorkerSettings.virtualThreads(env, Runtime.version().feature() >= 21) ? "on"
             : Runtime.version().feature() >= 21 ? "off" : "off (JVM < 21)",
         metrics == null ? "" : ", metrics on :" + metrics.port() + "/metrics");
+    plugin.tracing().ifPresent(t -> log.info("traces: {}", t.describe()));
     stopped.await();
     return 0;
   }
