@@ -183,8 +183,11 @@ public final class AgentTracing implements AutoCloseable {
     provider.shutdown().join(10, TimeUnit.SECONDS);
   }
 
-  /** How many workflow spans a replay (or a task retried on this worker) did not export again. */
-  long notReemitted() {
+  /**
+   * How many workflow and simulation-step span ends this process met again without exporting them: in
+   * a replay, or in a workflow task retried here after the first export.
+   */
+  public long notReemitted() {
     return notReemitted.get();
   }
 
