@@ -57,6 +57,8 @@ class ComposeStackTest {
       }
     }
 
+    assertTracesGoToJaeger(services);
+
     String script = Files.readString(ROOT.resolve("deploy/scripts/create-namespace.sh"));
     List<String> expected = new ArrayList<>();
     for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
@@ -69,5 +71,27 @@ class ComposeStackTest {
     for (String attribute : expected) {
       assertTrue(script.contains(attribute), "the stack registers " + attribute + ": " + script);
     }
+  }
+
+  /**
+   * The worker's OTEL_* variables turn tracing on and point at the stack's Jaeger, on the OTLP port of
+   * the protocol they name; Jaeger's UI is published on 16686.
+   */
+  private static void assertTracesGoToJaeger(JsonNode services) {
+    assertTrue(services.has("jaeger"), "no service jaeger");
+    JsonNode jaeger = services.path("jaeger");
+    assertTrue(jaeger.path("image").asText().startsWith("jaegertracing/"), jaeger.toString());
+    java.util.Map<String, String> env = new java.util.HashMap<>();
+    services.path("worker").path("environment").fields()
+        .forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+    assertTrue(io.durableagents.worker.tracing.AgentTracing.isConfigured(env), "the worker traces: " + env);
+    String protocol = env.getOrDefault("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc");
+    String port = protocol.equals("grpc") ? "4317" : "4318";
+    assertEquals("http://jaeger:" + port, env.get(io.durableagents.worker.tracing.AgentTracing.OTLP_ENDPOINT));
+    List<String> published = new ArrayList<>();
+    jaeger.path("ports").forEach(p -> published.add(p.asText()));
+    assertTrue(published.contains("16686:16686"), "Jaeger's UI is published: " + published);
+    assertTrue(published.contains(port + ":" + port), "the OTLP port is published: " + published);
+    assertTrue(services.path("worker").path("depends_on").has("jaeger"), "the worker starts after Jaeger");
   }
 }
