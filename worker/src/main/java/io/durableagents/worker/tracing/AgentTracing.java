@@ -47,7 +47,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Replay adds no span: a workflow's span (and a simulation step's) is built once, when it ends, by
  * the worker that runs that moment for the first time, with the start time the workflow recorded and an
- * id derived from Temporal's ids ({@link DurableIds}), which its children named as their parent long
+ * id derived from Temporal's ids, which its children named as their parent long
  * before. A span that starts on a worker killed with {@code kill -9} and ends on the next one is thus
  * exported once, by the second. An LLM or tool call's span is built by the activity worker around the
  * call: each attempt that ran has one, and a call completed before a crash is not run, nor traced, again.
