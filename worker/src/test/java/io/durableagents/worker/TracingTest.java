@@ -198,6 +198,61 @@ class TracingTest {
   }
 
   @Test
+  void groupStepsAndSubAgentsAreSpansUnderWhatStartedThem() {
+    WorkflowClient client = start();
+    String id = "sim-traced-groups";
+    SimulationResult result = client.newWorkflowStub(SimulationWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+        .run(new SimulationInput("epstein", 2, 11, EpsteinParameters.DEFAULTS.withAgents(4, 1),
+            AgentOptions.newBuilder().setModel(MODEL).build(), null, null).withAgentsPerWorkflow(2));
+    List<SpanData> spans = exporter.getFinishedSpanItems();
+    Map<String, SpanData> byId = spans.stream().collect(Collectors.toMap(SpanData::getSpanId, s -> s));
+    List<SpanData> groups = named(spans, "invoke_agent ");
+    // per step: citizens 0 .. 1, citizens 2 .. 3, cop 0 (roles are grouped apart)
+    assertEquals(List.of("invoke_agent citizen-0 .. citizen-1", "invoke_agent citizen-2 .. citizen-3",
+        "invoke_agent cop-0"), groups.stream().map(SpanData::getName).distinct().sorted().toList());
+    assertEquals(6, groups.size());
+    long agents = 0;
+    for (SpanData g : groups) {
+      assertTrue(byId.get(g.getParentSpanId()).getName().startsWith("simulation step "));
+      agents += g.getAttributes().get(TraceAttributes.AGENTS);
+    }
+    assertEquals(result.agentSteps(), agents);
+    for (SpanData c : named(spans, "chat ")) {
+      SpanData group = byId.get(c.getParentSpanId());
+      assertTrue(group.getName().startsWith("invoke_agent "), "a group's calls are under the group");
+      String agent = c.getAttributes().get(TraceAttributes.AGENT_ID);
+      assertTrue(group.getName().contains(agent.substring(0, agent.indexOf('-'))), agent + " in " + group.getName());
+    }
+
+    exporter.reset();
+    String lead = "autonomous-traced";
+    client.newWorkflowStub(io.durableagents.workflows.autonomous.AutonomousAgentWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(lead).build())
+        .run(io.durableagents.workflows.autonomous.AutonomousAgentInput.root(
+            io.durableagents.activities.spec.AgentSpecLoader.load(java.nio.file.Path.of("..", "examples",
+                "research-lead.yaml")), "What is 17 * 23, 120 / 4 and 2 ^ 10?"));
+    spans = exporter.getFinishedSpanItems();
+    byId = spans.stream().collect(Collectors.toMap(SpanData::getSpanId, s -> s));
+    List<SpanData> roots = spans.stream().filter(s -> !s.getParentSpanContext().isValid()).toList();
+    SpanData root = single(roots);
+    assertEquals(lead, root.getAttributes().get(TraceAttributes.WORKFLOW_ID));
+    assertTrue(root.getName().startsWith("invoke_agent "), root.getName());
+    List<SpanData> subAgents = spans.stream().filter(s -> s.getName().startsWith("invoke_agent ")
+        && s != root).toList();
+    assertFalse(subAgents.isEmpty(), "the lead spawned sub-agents");
+    for (SpanData sub : subAgents) {
+      assertEquals(root.getSpanId(), sub.getParentSpanId(), "a sub-agent is under its lead");
+      assertTrue(sub.getAttributes().get(TraceAttributes.WORKFLOW_ID).startsWith(lead + "/"));
+    }
+    for (SpanData s : spans) {
+      assertEquals(root.getTraceId(), s.getTraceId());
+      assertTrue(s == root || byId.containsKey(s.getParentSpanId()), s.getName());
+    }
+    assertNoPromptIn(spans);
+  }
+
+  @Test
   void replayingHistoriesThroughTheTracingInterceptorAddsNoSpan() throws Exception {
     WorkflowClient client = start();
     String id = "sim-traced-replay";
