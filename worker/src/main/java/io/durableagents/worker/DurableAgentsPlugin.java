@@ -187,6 +187,15 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   @Override
   public void configureWorkflowClient(WorkflowClientOptions.Builder builder) {
     super.configureWorkflowClient(builder);
+    if (tracing != null) {
+      io.temporal.common.interceptors.WorkflowClientInterceptor[] existing = builder.build().getInterceptors();
+      List<io.temporal.common.interceptors.WorkflowClientInterceptor> all = new ArrayList<>();
+      if (existing != null) {
+        all.addAll(Arrays.asList(existing));
+      }
+      all.add(tracing.clientInterceptor());
+      builder.setInterceptors(all.toArray(new io.temporal.common.interceptors.WorkflowClientInterceptor[0]));
+    }
     if (payloadCodec != null) {
       // wrap, don't replace: a converter (and codecs) the application already set keep working
       builder.setDataConverter(

@@ -253,6 +253,31 @@ class TracingTest {
   }
 
   @Test
+  void aWorkflowStartedWithinTheCallersSpanJoinsItsTrace() {
+    start();
+    io.temporal.client.WorkflowClientOptions.Builder options = io.temporal.client.WorkflowClientOptions.newBuilder()
+        .setNamespace(env.getNamespace());
+    plugin.configureWorkflowClient(options);
+    WorkflowClient client = WorkflowClient.newInstance(env.getWorkflowServiceStubs(), options.build());
+    io.opentelemetry.api.trace.Span request = io.opentelemetry.sdk.trace.SdkTracerProvider.builder().build()
+        .get("caller").spanBuilder("POST /tasks").startSpan();
+    try (io.opentelemetry.context.Scope ignored = request.makeCurrent()) {
+      client.newWorkflowStub(AgentTaskWorkflow.class,
+              WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("task-in-a-trace").build())
+          .run(new AgentTaskInput("What is 2 + 2?", List.of("calculator"),
+              AgentOptions.newBuilder().setModel(MODEL).build()));
+    } finally {
+      request.end();
+    }
+    SpanData task = single(named(exporter.getFinishedSpanItems(), "invoke_agent task"));
+    assertEquals(request.getSpanContext().getTraceId(), task.getTraceId());
+    assertEquals(request.getSpanContext().getSpanId(), task.getParentSpanId());
+    for (SpanData s : exporter.getFinishedSpanItems()) {
+      assertEquals(request.getSpanContext().getTraceId(), s.getTraceId(), s.getName());
+    }
+  }
+
+  @Test
   void replayingHistoriesThroughTheTracingInterceptorAddsNoSpan() throws Exception {
     WorkflowClient client = start();
     String id = "sim-traced-replay";

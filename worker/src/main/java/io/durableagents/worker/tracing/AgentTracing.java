@@ -166,6 +166,14 @@ public final class AgentTracing implements AutoCloseable {
     return new TracingInterceptor(this);
   }
 
+  /**
+   * The client interceptor that makes a workflow started within a span of the caller's (the current
+   * OpenTelemetry span) a child of it; the plugin registers it on clients made with it.
+   */
+  public io.temporal.common.interceptors.WorkflowClientInterceptor clientInterceptor() {
+    return new TracingClientInterceptor();
+  }
+
   /** Where spans go, for the worker's start-up line ({@code otlp http/protobuf to http://...}). */
   public String describe() {
     return description;
