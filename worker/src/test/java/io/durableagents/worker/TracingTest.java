@@ -288,6 +288,19 @@ class TracingTest {
             .withMemory(MemoryOptions.of(MemoryKind.LONG_TERM, 2)));
     List<WorkflowExecutionHistory> histories = List.of(client.fetchHistory(id),
         client.fetchHistory(id + "/agent-citizen-0/step-2"));
+    // what tracing adds to history: the trace context in each agent step's and each call's header
+    int largest = 0;
+    for (WorkflowExecutionHistory h : histories) {
+      for (io.temporal.api.history.v1.HistoryEvent e : h.getEvents()) {
+        if (e.hasActivityTaskScheduledEventAttributes()) {
+          largest = Math.max(largest, e.getActivityTaskScheduledEventAttributes().getHeader().getSerializedSize());
+        } else if (e.hasStartChildWorkflowExecutionInitiatedEventAttributes()) {
+          largest = Math.max(largest, e.getStartChildWorkflowExecutionInitiatedEventAttributes().getHeader()
+              .getSerializedSize());
+        }
+      }
+    }
+    assertTrue(largest > 0 && largest < 300, "a trace header takes " + largest + " bytes");
     int before = exporter.getFinishedSpanItems().size();
     assertTrue(before > 0);
 

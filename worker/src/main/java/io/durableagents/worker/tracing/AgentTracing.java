@@ -55,6 +55,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Close it when the worker stops ({@link #close()}): the spans of the last seconds are still queued.
  */
 public final class AgentTracing implements AutoCloseable {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AgentTracing.class);
   /** The instrumentation scope of our spans. */
   public static final String INSTRUMENTATION_NAME = "io.durableagents";
   /** {@code service.name} unless {@code OTEL_SERVICE_NAME} says otherwise. */
@@ -67,7 +68,7 @@ public final class AgentTracing implements AutoCloseable {
   /** {@code true} turns tracing off whatever else is set (the SDK's own switch). */
   public static final String SDK_DISABLED = "OTEL_SDK_DISABLED";
 
-  private static final int RECENT_SPANS = 100_000;
+  private static final int RECENT_SPANS = 20_000;
 
   private final SdkTracerProvider provider;
   private final Tracer tracer;
@@ -212,6 +213,15 @@ public final class AgentTracing implements AutoCloseable {
    * one span id.
    */
   void emit(DurableSpan span) {
+    try {
+      build(span);
+    } catch (RuntimeException e) {
+      // tracing never fails a workflow task
+      log.warn("span {} not exported: {}", span.name(), e.toString());
+    }
+  }
+
+  private void build(DurableSpan span) {
     synchronized (exported) {
       if (!exported.add(span.traceId() + "/" + span.spanId())) {
         countNotReemitted();
