@@ -301,6 +301,15 @@ class TracingTest {
       }
     }
     assertTrue(largest > 0 && largest < 300, "a trace header takes " + largest + " bytes");
+    // traced histories replay on workers without tracing too
+    for (WorkflowExecutionHistory h : histories) {
+      WorkflowReplayer.replayWorkflowExecution(h, io.durableagents.workflows.simulation.SimulationWorkflowImpl.class,
+          io.durableagents.workflows.agent.AgentStepWorkflowImpl.class);
+    }
+    if (Boolean.getBoolean("recordHistories")) {
+      record("simulation-traced.json", id, histories.get(0));
+      record("agent-step-traced.json", id + "/agent-citizen-0/step-2", histories.get(1));
+    }
     int before = exporter.getFinishedSpanItems().size();
     assertTrue(before > 0);
 
@@ -342,7 +351,11 @@ class TracingTest {
         replayed++;
       }
     }
-    assertTrue(replayed >= 24, "replayed " + replayed);
+    assertTrue(replayed >= 26, "replayed " + replayed);
+    for (String traced : List.of("simulation-traced.json", "agent-step-traced.json")) {
+      assertTrue(java.nio.file.Files.readString(ReplayTest.HISTORIES.resolve(traced)).contains("durable-agents-trace"),
+          traced + " is a history recorded with tracing on (its commands carry trace headers)");
+    }
     assertEquals(List.of(), exporter.getFinishedSpanItems());
     assertTrue(tracing.notReemitted() >= replayed, "every workflow's end was met in replay");
   }
@@ -363,6 +376,21 @@ class TracingTest {
         () -> AgentTracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon")));
     assertTrue(bad.getMessage().contains("OTEL_TRACES_EXPORTER") && bad.getMessage().contains("carrier-pigeon"),
         bad.getMessage());
+  }
+
+  /** Writes a history under {@link ReplayTest#HISTORIES} unless it is there already. */
+  private static void record(String file, String workflowId, WorkflowExecutionHistory history) throws Exception {
+    java.nio.file.Path path = ReplayTest.HISTORIES.resolve(file);
+    if (java.nio.file.Files.exists(path)) {
+      return;
+    }
+    java.nio.file.Files.writeString(path, history.toJson(true));
+    java.nio.file.Path ids = ReplayTest.HISTORIES.resolve(ReplayTest.WORKFLOW_IDS);
+    List<String> lines = new ArrayList<>(java.nio.file.Files.readAllLines(ids));
+    lines.add(file + "=" + workflowId);
+    lines.removeIf(String::isBlank);
+    java.util.Collections.sort(lines);
+    java.nio.file.Files.write(ids, lines);
   }
 
   /** Attributes hold ids, names and counts: short, and never a line of what a model was sent. */
