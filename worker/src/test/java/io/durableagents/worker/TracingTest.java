@@ -59,7 +59,8 @@ class TracingTest {
   private final AgentTracing tracing = AgentTracing.withSpanProcessor(SimpleSpanProcessor.create(exporter));
   private final RecordingChatModel model = new RecordingChatModel(new RulesChatModel());
   private final DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
-      .registerModel(MODEL, model).setTracing(tracing).build();
+      .registerModel(MODEL, model).registerModel(BrokenChatModel.NAME, new BrokenChatModel())
+      .setTracing(tracing).build();
   private TestWorkflowEnvironment env;
 
   @AfterEach
@@ -275,6 +276,38 @@ class TracingTest {
     for (SpanData s : exporter.getFinishedSpanItems()) {
       assertEquals(request.getSpanContext().getTraceId(), s.getTraceId(), s.getName());
     }
+  }
+
+  @Test
+  void failedCallsAndAgentStepsAreSpansInErrorWithTheirFailureTypeAndTheRunGoesOnAsWithoutTracing() {
+    WorkflowClient client = start();
+    AgentOptions base = AgentOptions.newBuilder().setModel(MODEL).setStrategy(Strategy.REWOO).build();
+    SimulationResult result = client.newWorkflowStub(SimulationWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("sim-traced-failures").build())
+        .run(new SimulationInput("epstein", 2, 11, EpsteinParameters.DEFAULTS.withAgents(3, 1), base,
+            Map.of("cop", base.toBuilder().setModel(BrokenChatModel.NAME).build()), null));
+    assertEquals(2, result.failedAgentSteps(), "the cop's steps failed for good, and were skipped");
+    List<SpanData> spans = exporter.getFinishedSpanItems();
+    List<SpanData> brokenCalls = named(spans, "chat " + BrokenChatModel.NAME);
+    assertEquals(2, brokenCalls.size(), "one attempt each: an invalid request is not retried");
+    for (SpanData c : brokenCalls) {
+      assertEquals(io.opentelemetry.api.trace.StatusCode.ERROR, c.getStatus().getStatusCode());
+      assertEquals(io.durableagents.workflows.llm.LlmFailureTypes.INVALID_REQUEST,
+          c.getAttributes().get(TraceAttributes.ERROR_TYPE));
+      assertEquals("cop-0", c.getAttributes().get(TraceAttributes.AGENT_ID));
+    }
+    List<SpanData> cops = named(spans, "invoke_agent cop-0");
+    assertEquals(2, cops.size());
+    for (SpanData cop : cops) {
+      assertEquals(io.opentelemetry.api.trace.StatusCode.ERROR, cop.getStatus().getStatusCode());
+      assertNotNull(cop.getAttributes().get(TraceAttributes.ERROR_TYPE));
+    }
+    for (SpanData citizen : named(spans, "invoke_agent citizen-")) {
+      assertEquals(io.opentelemetry.api.trace.StatusCode.UNSET, citizen.getStatus().getStatusCode());
+    }
+    assertEquals(2, named(spans, "simulation step ").size());
+    assertEquals(io.opentelemetry.api.trace.StatusCode.UNSET,
+        single(named(spans, "simulation epstein")).getStatus().getStatusCode());
   }
 
   @Test
