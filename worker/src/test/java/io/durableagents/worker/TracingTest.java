@@ -354,7 +354,7 @@ class TracingTest {
     replayPlugin.configureWorkerFactory(factory);
     try (TestWorkflowEnvironment replayEnv = TestWorkflowEnvironment.newInstance(
         TestEnvironmentOptions.newBuilder().setWorkerFactoryOptions(factory.build()).build())) {
-      Worker worker = replayEnv.newWorker(TaskQueues.AGENTS);
+      Worker worker = replayWorker(replayEnv, replayPlugin);
       replayPlugin.initializeWorker(TaskQueues.AGENTS, worker);
       for (WorkflowExecutionHistory history : histories) {
         WorkflowReplayer.replayWorkflowExecution(history, worker);
@@ -376,7 +376,7 @@ class TracingTest {
     int replayed = 0;
     try (TestWorkflowEnvironment replayEnv = TestWorkflowEnvironment.newInstance(
         TestEnvironmentOptions.newBuilder().setWorkerFactoryOptions(factory.build()).build())) {
-      Worker worker = replayEnv.newWorker(TaskQueues.AGENTS);
+      Worker worker = replayWorker(replayEnv, plugin);
       plugin.initializeWorker(TaskQueues.AGENTS, worker);
       for (String file : new TreeMap<>(ids).keySet().stream().map(String::valueOf).toList()) {
         WorkflowReplayer.replayWorkflowExecution(WorkflowExecutionHistory.fromJson(
@@ -409,6 +409,13 @@ class TracingTest {
         () -> AgentTracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon")));
     assertTrue(bad.getMessage().contains("OTEL_TRACES_EXPORTER") && bad.getMessage().contains("carrier-pigeon"),
         bad.getMessage());
+  }
+
+  /** A worker of the agents' queue with the plugin's options (its deadlock timeout on a busy machine). */
+  private static Worker replayWorker(TestWorkflowEnvironment env, DurableAgentsPlugin plugin) {
+    io.temporal.worker.WorkerOptions.Builder options = io.temporal.worker.WorkerOptions.newBuilder();
+    plugin.configureWorker(TaskQueues.AGENTS, options);
+    return env.newWorker(TaskQueues.AGENTS, options.build());
   }
 
   /** Writes a history under {@link ReplayTest#HISTORIES} unless it is there already. */
