@@ -10,7 +10,6 @@ import io.durableagents.workflows.task.AgentTaskInput;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
-import io.grpc.ServerBuilder;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ServerCalls;
 import io.temporal.client.WorkflowOptions;
@@ -82,7 +81,8 @@ class OtlpExportTest {
     MethodDescriptor<byte[], byte[]> export = MethodDescriptor.<byte[], byte[]>newBuilder()
         .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(service + "/Export")
         .setRequestMarshaller(bytes).setResponseMarshaller(bytes).build();
-    Server server = ServerBuilder.forPort(0).addService(ServerServiceDefinition.builder(service)
+    Server server = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
+        .forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(ServerServiceDefinition.builder(service)
         .addMethod(export, ServerCalls.asyncUnaryCall((request, response) -> {
           bodies.add(request);
           response.onNext(new byte[0]); // an empty ExportTraceServiceResponse
