@@ -405,6 +405,9 @@ class TracingTest {
     assertFalse(AgentTracing.isConfigured(Map.of("OTEL_SDK_DISABLED", "true",
         "OTEL_EXPORTER_OTLP_ENDPOINT", "http://localhost:4318")));
     assertFalse(DurableAgentsPlugin.fromEnvironment(Map.of()).tracing().isPresent());
+    AgentTracing console = AgentTracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "console")).orElseThrow();
+    assertEquals("console", console.describe());
+    console.close();
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
         () -> AgentTracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon")));
     assertTrue(bad.getMessage().contains("OTEL_TRACES_EXPORTER") && bad.getMessage().contains("carrier-pigeon"),
