@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Traces across a {@code kill -9}: a simulation (3 steps of 4 agents, one agent step at a time, each
- * LLM call 300 ms) runs on a worker process that traces into a file as each span ends ({@link
+ * LLM call 800 ms) runs on a worker process that traces into a file as each span ends ({@link
  * TracingWorkerMain}). In step 2, after an agent's first LLM call and during its second, the worker is
  * killed; a second worker (no sticky queue: it replays the simulation's whole history at every task)
  * finishes the run. Then every LLM call the histories completed has exactly one span, of the attempt
@@ -79,7 +79,8 @@ class TracingKillTest {
     pb.environment().put("TEMPORAL_ADDRESS", "127.0.0.1:" + server.port());
     pb.environment().put(WorkerSettings.EXECUTION_LOG, journal.toAbsolutePath().toString());
     pb.environment().put(TracingWorkerMain.TRACE_FILE, spans.toAbsolutePath().toString());
-    pb.environment().put(WorkerSettings.RULES_DELAY_MS, "300");
+    // long enough that the kill lands inside the call it waits for, even on a busy machine
+    pb.environment().put(WorkerSettings.RULES_DELAY_MS, "800");
     // No sticky queue: the next workflow task goes to any worker at once, and replays the whole history.
     pb.environment().put(WorkerSettings.STICKY, "off");
     Process p = pb.start();
