@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * A worker killed with {@code kill -9} while a user tool runs: an agent task looks up three keys with a
  * slow registered tool ({@link UserToolWorkerMain}); during the second lookup the worker process dies.
  * A second worker finishes the run: the tool calls that had completed never run again, the one in
- * flight is retried by the new worker once its heartbeat timeout (2 s) has passed, with the same
+ * flight is retried by the new worker once its heartbeat timeout (5 s) has passed, with the same
  * idempotency key, and no completed activity of the run ran twice.
  */
 class UserToolKillTest {

@@ -71,7 +71,8 @@ public final class UserToolWorkerMain {
     }
 
     @Tool(name = "slow_lookup", value = "Looks a key up in the slow directory.")
-    @DurableTool(startToClose = "PT5M", heartbeat = "PT2S", initialInterval = "PT0.2S")
+    // 5 s: a fresh worker JVM on a busy machine can take 2 s from taking the retried call to its first heartbeat
+    @DurableTool(startToClose = "PT5M", heartbeat = "PT5S", initialInterval = "PT0.2S")
     public String lookup(@P("the key") String key, ToolCallContext call) throws InterruptedException {
       write("start", call);
       for (int tenth = 1; tenth <= 10; tenth++) {
