@@ -38,7 +38,7 @@ final class SingleRun {
   static <R> int run(String command, boolean noWorker, String workflowId, Function<WorkflowClient, R> run,
       Consumer<R> print, java.util.function.ToIntFunction<R> exitCode)
       throws java.io.IOException, InterruptedException {
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     LocalStack stack = null;
     if (!noWorker) {
       stack = LocalStack.start(connection, Path.of("runs", "agent"), command);
