@@ -362,13 +362,19 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       if (settings.executionJournal() != null) {
         addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
       }
-      String mcpFile = env.get(WorkerSettings.MCP_SERVERS);
-      if (mcpFile != null && !mcpFile.isBlank()) {
-        try {
-          McpServerConfigs.load(Path.of(mcpFile.strip()), env).forEach(this::registerMcpServer);
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(WorkerSettings.MCP_SERVERS + "=" + mcpFile.strip() + ": "
-              + e.getMessage(), e);
+      String mcpFiles = env.get(WorkerSettings.MCP_SERVERS);
+      if (mcpFiles != null && !mcpFiles.isBlank()) {
+        // One file, or several separated as in a PATH (agent run adds its spec's servers so).
+        for (String file : mcpFiles.strip().split(java.io.File.pathSeparator)) {
+          if (file.isBlank()) {
+            continue;
+          }
+          try {
+            McpServerConfigs.load(Path.of(file.strip()), env).forEach(this::registerMcpServer);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(WorkerSettings.MCP_SERVERS + "=" + file.strip() + ": "
+                + e.getMessage(), e);
+          }
         }
       }
       return this;

@@ -174,6 +174,15 @@ public final class McpToolSet implements AutoCloseable {
     return tools == null ? List.of() : tools.stream().map(r -> r.specification().name()).toList();
   }
 
+  /** The server's tools the worker offers: its own name of each, to the name it is registered under. */
+  public Map<String, String> tools(String server) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Registered r : toolsByServer.getOrDefault(server, List.of())) {
+      out.put(r.tool().tool(), r.specification().name());
+    }
+    return out;
+  }
+
   /** The registered name of the server's tool {@code tool} (its own name for it), if offered. */
   public java.util.Optional<String> toolName(String server, String tool) {
     List<Registered> tools = toolsByServer.get(server);
