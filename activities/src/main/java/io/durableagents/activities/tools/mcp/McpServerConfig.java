@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 /**
  * One MCP server whose tools a worker offers to its agents: how to reach it (a command it starts and
  * talks to over stdio, or the URL of a streamable-HTTP server), which of its tools to offer, the name
- * prefix of those tools, and how their calls run as activities. Immutable and built; {@link #build()}
+ * prefix of those tools, and how their calls run as activities. Immutable and built; {@link Builder#build()}
  * checks every setting and fails naming it.
  *
  * <pre>{@code
