@@ -13,8 +13,6 @@ import io.durableagents.workflows.autonomous.TodoItem;
 import io.durableagents.workflows.autonomous.TodoList;
 import io.temporal.client.WorkflowOptions;
 import io.durableagents.activities.tools.mcp.McpServerConfig;
-import io.durableagents.activities.tools.mcp.McpServerConfigs;
-import io.durableagents.activities.tools.mcp.McpServerUnavailableException;
 import io.durableagents.activities.tools.mcp.McpToolSet;
 import io.durableagents.worker.WorkerSettings;
 import java.io.File;
@@ -132,23 +130,10 @@ final class AgentRunCommand implements Callable<Integer> {
     if (!AgentSpecLoader.hasMcpServers(specFile)) {
       return AgentSpecLoader.load(specFile, registered);
     }
-    String files = env.get(WorkerSettings.MCP_SERVERS);
-    if (files != null && !files.isBlank()) {
-      for (String file : files.strip().split(File.pathSeparator)) {
-        if (!file.isBlank()) {
-          try {
-            servers.addAll(McpServerConfigs.load(Path.of(file.strip()), env));
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(WorkerSettings.MCP_SERVERS + "=" + file.strip() + ": " + e.getMessage(), e);
-          }
-        }
-      }
-    }
+    servers.addAll(McpCatalog.workerServers(env));
     servers.addAll(defined);
-    try (McpToolSet mcp = McpToolSet.connect(servers)) {
+    try (McpToolSet mcp = McpCatalog.connect(servers)) {
       return AgentSpecLoader.load(specFile, registered.withMcpTools(mcp));
-    } catch (McpServerUnavailableException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
     }
   }
 
