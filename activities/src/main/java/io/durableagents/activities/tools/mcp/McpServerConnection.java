@@ -27,13 +27,18 @@ final class McpServerConnection implements AutoCloseable {
   /** How long a health check waits for a ping's answer. */
   static final Duration PING_TIMEOUT = Duration.ofSeconds(5);
 
+  /** A client and its transport (whose health, for a stdio server, is whether its process lives). */
+  private record Connected(McpClient client, McpTransport transport) {}
+
   private final McpServerConfig config;
   private McpClient client;
+  private McpTransport transport;
   private boolean closed;
 
-  private McpServerConnection(McpServerConfig config, McpClient client) {
+  private McpServerConnection(McpServerConfig config, Connected connected) {
     this.config = config;
-    this.client = client;
+    this.client = connected.client();
+    this.transport = connected.transport();
   }
 
   /**
@@ -64,7 +69,22 @@ final class McpServerConnection implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the worker is stopping: MCP server '" + config.name() + "' is closed");
     }
+    if (config.isStdio()) {
+      try {
+        transport.checkHealth(); // the process is alive: no round trip
+      } catch (RuntimeException gone) {
+        restart(gone);
+      }
+    }
     return client;
+  }
+
+  private void restart(RuntimeException why) {
+    log.warn("MCP server '{}' is gone ({}); starting it again", config.name(), rootMessage(why));
+    closeQuietly(client);
+    Connected fresh = connect(config);
+    client = fresh.client();
+    transport = fresh.transport();
   }
 
   /**
@@ -79,9 +99,7 @@ final class McpServerConnection implements AutoCloseable {
       failed.checkHealth();
       return false;
     } catch (RuntimeException gone) {
-      log.warn("MCP server '{}' is gone ({}); starting it again", config.name(), rootMessage(gone));
-      closeQuietly(failed);
-      client = connect(config);
+      restart(gone);
       return true;
     }
   }
@@ -109,7 +127,7 @@ final class McpServerConnection implements AutoCloseable {
     closeQuietly(client);
   }
 
-  private static McpClient connect(McpServerConfig config) {
+  private static Connected connect(McpServerConfig config) {
     McpTransport transport;
     if (config.isStdio()) {
       transport = StdioMcpTransport.builder()
@@ -126,7 +144,7 @@ final class McpServerConnection implements AutoCloseable {
           .build();
     }
     try {
-      return DefaultMcpClient.builder()
+      return new Connected(DefaultMcpClient.builder()
           .key(config.name())
           .clientName("durable-agents")
           .transport(transport)
@@ -135,7 +153,7 @@ final class McpServerConnection implements AutoCloseable {
           .toolExecutionTimeoutErrorMessage(McpTool.TIMEOUT_MESSAGE)
           .pingTimeout(PING_TIMEOUT)
           .metaSupplier(McpTool::meta)
-          .build();
+          .build(), transport);
     } catch (RuntimeException e) {
       try {
         transport.close();

@@ -76,6 +76,7 @@ final class McpTool implements ToolInvoker {
     }
     String text = result.resultText();
     if (TIMEOUT_MESSAGE.equals(text)) {
+      server.reconnectIfGone(client);
       throw new McpCallFailedException(label() + " did not answer within " + server.config().callTimeout()
           + " (the server's call timeout)", null);
     }

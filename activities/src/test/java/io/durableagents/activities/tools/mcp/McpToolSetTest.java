@@ -187,6 +187,29 @@ class McpToolSetTest {
   }
 
   @Test
+  void aStdioServerWhoseProcessDiedIsStartedAgainAtTheNextCall(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path pidFile = dir.resolve("server.pid");
+    try (McpToolSet stdio = McpToolSet.connect(List.of(McpServerConfig.newBuilder("local")
+        .setCommand(TestMcpServer.stdioCommand()).putEnvironment(TestMcpServer.PID_FILE, pidFile.toString())
+        .setCallTimeout(Duration.ofSeconds(5)).build()))) {
+      ToolActivitiesImpl local = new ToolActivitiesImpl(stdio.addTo(ToolRegistry.newBuilder()).build());
+      assertEquals("3.0", call(local, "local_add", "{\"a\": 1, \"b\": 2}", "wf/3/call_1").output());
+      ProcessHandle server = ProcessHandle.of(Long.parseLong(java.nio.file.Files.readString(pidFile).strip()))
+          .orElseThrow();
+      server.destroyForcibly();
+      server.onExit().get();
+      assertEquals(List.of("local"), List.copyOf(stdio.problems().keySet()), "health names the dead server");
+
+      // The next call finds the process dead and starts the server again first.
+      assertEquals("3.0", call(local, "local_add", "{\"a\": 1, \"b\": 2}", "wf/3/call_2").output());
+      long again = Long.parseLong(java.nio.file.Files.readString(pidFile).strip());
+      assertTrue(again != server.pid(), "a new process: " + again);
+      assertEquals(java.util.Map.of(), stdio.problems());
+    }
+  }
+
+  @Test
   void aServerThatStopsAnsweringIsNamedByItsProblems() throws Exception {
     TestMcpServer shortLived = TestMcpServer.http();
     try (McpToolSet set = McpToolSet.connect(List.of(McpServerConfig.newBuilder("brief").setUrl(shortLived.url())

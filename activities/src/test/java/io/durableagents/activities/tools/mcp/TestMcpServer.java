@@ -83,8 +83,15 @@ final class TestMcpServer implements AutoCloseable {
     return List.of(java, "-Xmx128m", "-cp", classpath, TestMcpServer.class.getName());
   }
 
+  /** A file the stdio server writes its process id to, when this variable names one. */
+  static final String PID_FILE = "TEST_MCP_PID_FILE";
+
   /** Serves the tools over stdio until stdin closes. */
-  public static void main(String[] args) throws InterruptedException {
+  public static void main(String[] args) throws Exception {
+    String pidFile = System.getenv(PID_FILE);
+    if (pidFile != null) {
+      java.nio.file.Files.writeString(Path.of(pidFile), Long.toString(ProcessHandle.current().pid()));
+    }
     StdioServerTransportProvider transport = new StdioServerTransportProvider(JSON);
     McpServer.sync(transport).serverInfo("durable-agents-test-stdio", "1.0")
         .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
