@@ -210,6 +210,29 @@ class McpToolSetTest {
   }
 
   @Test
+  void anHttpServerThatRestartedServesTheRetryOfTheCall() throws Exception {
+    TestMcpServer first = TestMcpServer.http();
+    int port = Integer.parseInt(first.url().replaceAll(".*:(\\d+)/mcp", "$1"));
+    try (McpToolSet set = McpToolSet.connect(List.of(McpServerConfig.newBuilder("restarting").setUrl(first.url())
+        .setCallTimeout(Duration.ofSeconds(5)).build()))) {
+      ToolActivitiesImpl activity = new ToolActivitiesImpl(set.addTo(ToolRegistry.newBuilder()).build());
+      assertEquals("3.0", call(activity, "restarting_add", "{\"a\": 1, \"b\": 2}", "wf/4/call_1").output());
+      first.close();
+      try (TestMcpServer second = TestMcpServer.http(port)) {
+        ToolExecutionResult result;
+        try {
+          result = call(activity, "restarting_add", "{\"a\": 1, \"b\": 2}", "wf/4/call_2");
+        } catch (ApplicationFailure retried) {
+          assertFalse(retried.isNonRetryable(), retried.getMessage());
+          result = call(activity, "restarting_add", "{\"a\": 1, \"b\": 2}", "wf/4/call_2"); // Temporal's retry
+        }
+        assertEquals("3.0", result.output());
+        assertEquals(1, second.calls().size(), second.calls().toString());
+      }
+    }
+  }
+
+  @Test
   void aServerThatStopsAnsweringIsNamedByItsProblems() throws Exception {
     TestMcpServer shortLived = TestMcpServer.http();
     try (McpToolSet set = McpToolSet.connect(List.of(McpServerConfig.newBuilder("brief").setUrl(shortLived.url())

@@ -41,11 +41,16 @@ final class TestMcpServer implements AutoCloseable {
 
   /** Starts it over streamable HTTP on a free port ({@link #url()}). */
   static TestMcpServer http() throws Exception {
+    return http(0);
+  }
+
+  /** Starts it over streamable HTTP on {@code port} (0: a free one). */
+  static TestMcpServer http(int port) throws Exception {
     HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(JSON).mcpEndpoint("/mcp").build();
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(Path.of("target", "tomcat").toAbsolutePath().toString());
-    tomcat.setPort(0);
+    tomcat.setPort(port);
     Context context = tomcat.addContext("", null);
     Wrapper servlet = Tomcat.addServlet(context, "mcp", transport);
     servlet.setAsyncSupported(true);
