@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The worker's one long-lived client of one MCP server, shared by every call of its tools (starting a
- * stdio server costs about half a second, a call 5-25 ms). A stdio server whose process died is
+ * stdio server's process takes far longer than a call). A stdio server whose process died is
  * started again at the next call; LangChain4j's client reconnects an HTTP server itself.
  */
 final class McpServerConnection implements AutoCloseable {
