@@ -253,10 +253,10 @@ public final class ToolRegistry {
           return;
         }
         throw new IllegalArgumentException("two tools are named '" + entry.name() + "': "
-            + describe(existing) + " and " + describe(entry) + "; rename one ("
+            + describe(existing) + " and " + describe(entry) + "; rename one "
             + (existing.method() == null || entry.method() == null
-                ? "an MCP server's tools with its tool_prefix, " : "")
-            + "a method's with @Tool(name = ...))");
+                ? "(an MCP server's tools with its tool_prefix, a method with @Tool(name = ...))"
+                : "with @Tool(name = ...)"));
       }
       entries.put(entry.name(), entry);
     }
