@@ -29,7 +29,10 @@ import io.durableagents.activities.tools.mcp.McpServerConfigs;
  *
  * <p>A spec may name the worker's own registered tools and models as it names the built-in ones
  * ({@code - type: weather} in {@code tools}, {@code model: my-model}) when the loader is given them
- * ({@link RegisteredNames}); without, it knows the built-ins only.
+ * ({@link RegisteredNames}); without, it knows the built-ins only. {@code spec.mcp_servers} gives the
+ * agent the tools of MCP servers the registered names know ({@link RegisteredNames#withMcpTools}),
+ * expanded into tool names ({@code fs_read_text_file}): the workflow sees names only, never a command,
+ * a URL or a header.
  *
  * <pre>{@code
  * AgentSpec spec = AgentSpecLoader.load(Path.of("examples/todo-calculator.yaml"));
