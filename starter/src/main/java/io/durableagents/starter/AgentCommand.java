@@ -44,8 +44,9 @@ final class AgentCommand implements Callable<Integer> {
   String model;
 
   @Option(names = "--tools", split = ",",
-      description = "The external tools the agent has: built-in ones or tools registered by an extension on "
-          + "the classpath (default: calculator,read_file).")
+      description = "The external tools the agent has: built-in ones, tools registered by an extension on "
+          + "the classpath, or MCP servers' tools (<server>_<tool>, servers in DURABLE_AGENTS_MCP_SERVERS) "
+          + "(default: calculator,read_file).")
   List<String> tools;
 
   @Option(names = "--tool-choice", defaultValue = "auto",
@@ -118,10 +119,14 @@ final class AgentCommand implements Callable<Integer> {
     ToolChoice choice = SimulationOptions.checkedToolChoice(toolChoice);
     String m = SimulationOptions.checkedModel(model);
     if (tools != null) {
+      List<String> known = new java.util.ArrayList<>(LocalCatalog.get().tools());
+      if (!known.containsAll(tools)) {
+        // Perhaps an MCP server's tool: only the servers know those names.
+        known.addAll(McpCatalog.workerToolNames(System.getenv()));
+      }
       for (String t : tools) {
-        if (!LocalCatalog.get().tools().contains(t)) {
-          throw new IllegalArgumentException("--tools: '" + t + "' is not one of: "
-              + String.join(", ", LocalCatalog.get().tools()));
+        if (!known.contains(t)) {
+          throw new IllegalArgumentException("--tools: '" + t + "' is not one of: " + String.join(", ", known));
         }
       }
     }

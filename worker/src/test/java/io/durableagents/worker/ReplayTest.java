@@ -104,7 +104,7 @@ class ReplayTest {
         "simulation-steered-episodic.json", "simulation-epstein-groups.json",
         "simulation-epstein-budgeted.json", "agent-group-step.json",
         "simulation-agent-failure-skipped.json", "simulation-checkpointed.json",
-        "simulation-intervened.json")) {
+        "simulation-intervened.json", "agent-task-mcp.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -123,8 +123,9 @@ class ReplayTest {
   private record Recorded(String workflowId, WorkflowExecutionHistory history) {}
 
   /** Runs a small simulation per strategy and a task per strategy; returns their histories by file name. */
-  private static Map<String, Recorded> record() {
+  private static Map<String, Recorded> record() throws Exception {
     Map<String, Recorded> out = new LinkedHashMap<>();
+    mcp(out);
     try (TestWorkflowEnvironment env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
         .registerModel(BrokenChatModel.NAME, new BrokenChatModel())
         .setCheckpointStore(new DirectoryCheckpointStore(checkpoints())).build())) {
@@ -196,6 +197,35 @@ class ReplayTest {
           client.fetchHistory("autonomous-replay-lead/task-2")));
     }
     return out;
+  }
+
+  /**
+   * A ReAct task whose agent calls a real MCP server's tool ({@code calc_add}, an activity summarised
+   * {@code tool: mcp calc/add}), then finishes.
+   */
+  private static void mcp(Map<String, Recorded> out) throws Exception {
+    ScriptedChatModel model = new ScriptedChatModel()
+        .then(dev.langchain4j.data.message.AiMessage.from(dev.langchain4j.agent.tool.ToolExecutionRequest.builder()
+            .id("call_1").name("calc_add").arguments("{\"a\": 17, \"b\": 25}").build()))
+        .then(dev.langchain4j.data.message.AiMessage.from(dev.langchain4j.agent.tool.ToolExecutionRequest.builder()
+            .id("call_2").name("finish").arguments("{\"answer\": \"42\"}").build()));
+    try (AdderMcpServer server = new AdderMcpServer()) {
+      DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
+          .registerMcpServer(io.durableagents.activities.tools.mcp.McpServerConfig.newBuilder("calc")
+              .setUrl(server.url()).build())
+          .registerModel("mcp-script", model).build();
+      try (TestWorkflowEnvironment env = TestWorkers.start(plugin)) {
+        WorkflowClient client = env.getWorkflowClient();
+        String id = "agent-task-replay-mcp";
+        client.newWorkflowStub(AgentTaskWorkflow.class,
+                WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+            .run(new AgentTaskInput("What is 17 + 25?", List.of("calc_add"),
+                AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("mcp-script").build()));
+        out.put("agent-task-mcp.json", new Recorded(id, client.fetchHistory(id)));
+      } finally {
+        plugin.closeMcpServers();
+      }
+    }
   }
 
   private static void autonomous(WorkflowClient client, Map<String, Recorded> out, String file, String id,

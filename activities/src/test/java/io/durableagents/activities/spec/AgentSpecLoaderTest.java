@@ -91,7 +91,7 @@ class AgentSpecLoaderTest {
     rejected("  guardrails:\n    max_iterations: 0\n", "spec.guardrails.max_iterations", "from 1");
     rejected("  guardrails:\n    autonomous_token_budget: -5\n", "spec.guardrails.autonomous_token_budget");
     rejected("  model: gpt\n", "spec.model", "rules, openai:<model>, anthropic:<model>, ollama:<model>");
-    rejected("  reasonning: {}\n", "spec.reasonning", "allowed: role, model, tools, reasoning, autonomy, guardrails");
+    rejected("  reasonning: {}\n", "spec.reasonning", "allowed: role, model, tools, mcp_servers, reasoning, autonomy, guardrails");
     rejected("  model:\n    provider: openai\n    name: o3-mini\n    thinking: high\n", "spec.model.thinking");
   }
 

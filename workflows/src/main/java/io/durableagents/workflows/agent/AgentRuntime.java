@@ -106,7 +106,15 @@ public final class AgentRuntime {
    * error outcome the agent can read, not a failed step.
    */
   public Promise<ToolOutcome> runTool(ToolCall call) {
-    return runTool(call, ToolCallOptions.summary(call.name()));
+    return runTool(call, toolSummary(call.name()));
+  }
+
+  /**
+   * The activity summary of a call of {@code tool}: {@code tool: <name>}, or {@code tool: mcp
+   * <server>/<tool>} for an MCP server's tool.
+   */
+  public String toolSummary(String tool) {
+    return toolPolicies.summaryOf(tool);
   }
 
   /** Starts an external tool call shown in the Temporal UI with {@code summary}. */

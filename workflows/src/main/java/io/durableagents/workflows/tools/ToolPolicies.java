@@ -17,13 +17,35 @@ import java.util.Map;
  *
  * @param byTool the policies of the tools that have one, by name
  * @param otherwise the policy of every other tool
+ * @param callLabels how the Temporal UI names the calls of the tools that are not named by their tool
+ *     name (an MCP server's: {@code mcp fs/read_text_file}), by tool name
  */
-public record ToolPolicies(Map<String, ToolPolicy> byTool, ToolPolicy otherwise) {
+public record ToolPolicies(Map<String, ToolPolicy> byTool, ToolPolicy otherwise, Map<String, String> callLabels) {
   private static final ToolPolicies DEFAULTS = new ToolPolicies(Map.of(), ToolPolicy.DEFAULT);
 
   public ToolPolicies {
     byTool = byTool == null ? Map.of() : Map.copyOf(byTool);
     otherwise = otherwise == null ? ToolPolicy.DEFAULT : otherwise;
+    callLabels = callLabels == null ? Map.of() : Map.copyOf(callLabels);
+  }
+
+  /** The given policies, every call named by its tool's name. */
+  public ToolPolicies(Map<String, ToolPolicy> byTool, ToolPolicy otherwise) {
+    this(byTool, otherwise, Map.of());
+  }
+
+  /** These policies, with the calls of the tools in {@code labels} named by their label in the UI. */
+  public ToolPolicies withCallLabels(Map<String, String> labels) {
+    return new ToolPolicies(byTool, otherwise, labels);
+  }
+
+  /**
+   * The activity summary of a call of {@code tool}: {@code tool: <name>}, or {@code tool: mcp
+   * <server>/<tool>} for an MCP server's tool. Never its arguments.
+   */
+  public String summaryOf(String tool) {
+    String label = tool == null ? null : callLabels.get(tool);
+    return ToolCallOptions.summary(label == null ? tool : label);
   }
 
   /** Every tool with the defaults. */
