@@ -1,6 +1,7 @@
 package io.durableagents.workflows.tools;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@link ToolPolicy} of every external tool a worker has, by tool name, and the policy of every
@@ -17,13 +18,40 @@ import java.util.Map;
  *
  * @param byTool the policies of the tools that have one, by name
  * @param otherwise the policy of every other tool
+ * @param requiringApproval the tools registered with {@code requiresApproval}: each of their calls waits
+ *     for a person's decision, whatever the run's options say
+ * @param argumentCheck checks arguments against each tool's schema (an approval's {@code edit} is
+ *     refused when they do not fit); without one, any JSON object fits
  */
-public record ToolPolicies(Map<String, ToolPolicy> byTool, ToolPolicy otherwise) {
+public record ToolPolicies(Map<String, ToolPolicy> byTool, ToolPolicy otherwise,
+    Set<String> requiringApproval, ToolArgumentCheck argumentCheck) {
   private static final ToolPolicies DEFAULTS = new ToolPolicies(Map.of(), ToolPolicy.DEFAULT);
 
   public ToolPolicies {
     byTool = byTool == null ? Map.of() : Map.copyOf(byTool);
     otherwise = otherwise == null ? ToolPolicy.DEFAULT : otherwise;
+    requiringApproval = requiringApproval == null ? Set.of() : Set.copyOf(requiringApproval);
+    argumentCheck = argumentCheck == null ? ToolArgumentCheck.OBJECT_ONLY : argumentCheck;
+  }
+
+  /** The given policies, no tool requiring approval, and no schema check. */
+  public ToolPolicies(Map<String, ToolPolicy> byTool, ToolPolicy otherwise) {
+    this(byTool, otherwise, null, null);
+  }
+
+  /** These policies, with {@code tools} requiring approval on every call. */
+  public ToolPolicies withApprovalRequired(Set<String> tools) {
+    return new ToolPolicies(byTool, otherwise, tools, argumentCheck);
+  }
+
+  /** These policies, with {@code check} reading each tool's schema. */
+  public ToolPolicies withArgumentCheck(ToolArgumentCheck check) {
+    return new ToolPolicies(byTool, otherwise, requiringApproval, check);
+  }
+
+  /** Whether {@code tool} was registered with {@code requiresApproval}. */
+  public boolean requiresApproval(String tool) {
+    return tool != null && requiringApproval.contains(tool);
   }
 
   /** Every tool with the defaults. */
