@@ -76,13 +76,15 @@ final class AgentCommand implements Callable<Integer> {
         : "agent-" + input.options().strategy().label() + "-" + UUID.randomUUID().toString().substring(0, 8);
     AgentTaskInput task = input;
     return SingleRun.run("agent", noWorker, workflowId, client -> {
+      AgentTaskInput marked = ApprovalSearchAttribute.registered(client)
+          ? new AgentTaskInput(task.task(), task.tools(), ApprovalSearchAttribute.on(task.options())) : task;
       AgentTaskWorkflow agent = client.newWorkflowStub(AgentTaskWorkflow.class,
           WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
               .setStaticSummary(task.options().strategy().label() + " with " + task.options().model())
               .build());
       System.out.println("Started " + workflowId + ": " + task.options().strategy().label() + " with "
           + task.options().model() + ", tools " + task.tools());
-      return agent.run(task);
+      return agent.run(marked);
     }, result -> print(result, System.out), AgentCommand::exitCode);
   }
 

@@ -72,7 +72,10 @@ final class AgentRunCommand implements Callable<Integer> {
               .build());
       System.out.println("Started " + workflowId + ": " + spec.name() + ", "
           + spec.reasoning().pattern().label() + " with " + spec.model());
-      return agent.run(run);
+      AutonomousAgentInput marked = ApprovalSearchAttribute.registered(client)
+          ? new AutonomousAgentInput(ApprovalSearchAttribute.on(run.spec()), run.prompt(), run.depth(),
+              run.maxDepth(), run.tokenBudget(), run.timeoutSeconds()) : run;
+      return agent.run(marked);
     }, result -> print(result, System.out));
   }
 

@@ -109,7 +109,7 @@ public final class ApprovalSpecs {
   }
 
   /** A timeout: whole seconds, {@code 90s}, {@code 30m}, {@code 2h}, {@code 1d} or ISO-8601 ({@code PT2H}). */
-  static long seconds(JsonNode value) {
+  public static long seconds(JsonNode value) {
     String at = "spec.approval_timeout";
     long s;
     if (value.isIntegralNumber()) {

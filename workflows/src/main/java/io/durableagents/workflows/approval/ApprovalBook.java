@@ -125,9 +125,10 @@ public final class ApprovalBook implements ToolApprovals {
     String id = String.valueOf(nextId++);
     long now = Workflow.currentTimeMillis();
     Long timeoutAt = o.timeoutSeconds() == null ? null : now + o.timeoutSeconds() * 1000;
+    boolean mark = o.setsSearchAttribute() || startedWithSearchAttributes();
     entries.put(id, new Entry(id, Workflow.getInfo().getWorkflowId(), agentId, step, call, now, timeoutAt,
-        o.timeoutDecision(), o.setsSearchAttribute()));
-    if (o.setsSearchAttribute() && !searchAttributeSet) {
+        o.timeoutDecision(), mark));
+    if (mark && !searchAttributeSet) {
       searchAttributeSet = true;
       Workflow.upsertTypedSearchAttributes(SearchAttributes.AWAITING_APPROVAL.valueSet(true));
     }
@@ -163,6 +164,15 @@ public final class ApprovalBook implements ToolApprovals {
     }
     return new Decision(e.callId, e.outcome,
         e.outcome == ApprovalOutcome.EDITED ? e.editedArguments : e.call.arguments(), e.reason, observation(e));
+  }
+
+  /**
+   * Whether this workflow was started with our search attributes (a simulation's agent steps are, when
+   * the namespace has them): then {@code AwaitingApproval}, registered with them, can be set too. Read
+   * from the workflow's start, so replay gives the same answer.
+   */
+  private static boolean startedWithSearchAttributes() {
+    return Workflow.getTypedSearchAttributes().containsKey(SearchAttributes.SCENARIO);
   }
 
   /** What the model reads for a call that did not run. */
