@@ -12,6 +12,16 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 final class ApprovalDecisions {
   private ApprovalDecisions() {}
 
+  /** Whether the run exists and is closed. */
+  private static boolean ended(WorkflowStub run) {
+    try {
+      run.describe();
+      return true;
+    } catch (RuntimeException notThere) {
+      return false;
+    }
+  }
+
   /** Sends {@code update} with {@code decision} for {@code call} under {@code workflowId}; prints the outcome. */
   static int send(String command, String workflowId, String call, String update, ApprovalDecision decision) {
     if (call == null || call.isBlank()) {
@@ -30,8 +40,12 @@ final class ApprovalDecisions {
         result = Updates.call(command, target.workflowId(),
             () -> run.update(update, ApprovalResult.class, addressed));
       } catch (WorkflowNotFoundException e) {
-        throw new CommandFailure(Failures.NOT_FOUND, "'" + target.workflowId() + "' is not running",
-            "'approvals " + workflowId + "' lists the calls that wait; an agent step that ended has none.");
+        if (ended(run)) {
+          throw CommandFailure.usage("'" + target.workflowId() + "' has ended: it has no call left to decide",
+              "'approvals " + workflowId + " --all' shows how its calls were decided.");
+        }
+        throw new CommandFailure(Failures.NOT_FOUND, "'" + target.workflowId() + "': no such run",
+            "'approvals " + workflowId + "' lists the calls that wait; check TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.");
       } catch (CommandFailure refused) {
         throw refused;
       } catch (RuntimeException e) {
