@@ -84,7 +84,9 @@ final class AgentCommand implements Callable<Integer> {
               .build());
       System.out.println("Started " + workflowId + ": " + task.options().strategy().label() + " with "
           + task.options().model() + ", tools " + task.tools());
-      return agent.run(marked);
+      try (ApprovalWatch watch = ApprovalWatch.start(client, workflowId, System.out)) {
+        return agent.run(marked);
+      }
     }, result -> print(result, System.out), AgentCommand::exitCode);
   }
 

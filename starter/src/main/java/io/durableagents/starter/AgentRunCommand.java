@@ -75,7 +75,9 @@ final class AgentRunCommand implements Callable<Integer> {
       AutonomousAgentInput marked = ApprovalSearchAttribute.registered(client)
           ? new AutonomousAgentInput(ApprovalSearchAttribute.on(run.spec()), run.prompt(), run.depth(),
               run.maxDepth(), run.tokenBudget(), run.timeoutSeconds()) : run;
-      return agent.run(marked);
+      try (ApprovalWatch watch = ApprovalWatch.start(client, workflowId, System.out)) {
+        return agent.run(marked);
+      }
     }, result -> print(result, System.out));
   }
 

@@ -149,6 +149,9 @@ class ApprovalEndToEndTest {
     String printed = Files.readString(out.toPath());
     assertEquals(0, starter.exitValue(), printed);
     assertTrue(printed.contains("408"), "the answer comes from the edited call: " + printed);
+    assertEquals(1, printed.lines().filter(l -> l.startsWith("Waiting for approval: call 1, calculator "
+        + "{\"expression\":\"17 * 23\"}: approve " + id + " 1 [--args JSON] | deny " + id + " 1 --reason TEXT")).count(),
+        "agent says once that the call waits, and how to decide it: " + printed);
 
     Result again = command("approve-again", "approve", id, "1");
     assertTrue(again.exitCode() != 0, "a finished run takes no decision: " + again.output());
