@@ -131,6 +131,15 @@ final class AgentCommand implements Callable<Integer> {
     }
     AgentOptions options = StrategyOptions.build(strategyOptions.applyTo(AgentOptions.newBuilder()
         .setStrategy(s).setModel(m).setToolChoice(choice)));
+    List<String> given = tools != null ? tools : AgentTaskInput.DEFAULT_TOOLS;
+    if (options.approval() != null) {
+      for (String t : options.approval().tools()) {
+        if (!given.contains(t)) {
+          throw new IllegalArgumentException("--requires-approval: '" + t + "' is not one of the agent's tools"
+              + " (--tools): " + String.join(", ", given));
+        }
+      }
+    }
     return new AgentTaskInput(prompt, tools, options);
   }
 
