@@ -139,6 +139,51 @@ class ApprovalSimulationTest {
   }
 
   @Test
+  void inAGroupStepTheAgentsCallsWaitSideBySideAndTheStepIsMarkedAwaitingApproval() throws Exception {
+    UserToolsTest.Rates rates = new UserToolsTest.Rates();
+    AutonomousAgentWorkerTest.FunctionModel traders = new AutonomousAgentWorkerTest.FunctionModel(0, request -> {
+      List<String> results = toolResults(request);
+      return results.isEmpty() ? AiMessage.from(call("call_1", "fetch_rate", "{\"currency\":\"USD\"}"))
+          : AiMessage.from(call("call_2", "trade", "{\"rate\":\"" + results.get(0).length() + "\"}"));
+    });
+    env = TestWorkers.start(DurableAgentsPlugin.newBuilder().registerModel("traders", traders)
+        .registerScenario(new UserToolsTest.Trade(), new UserToolsTest.TradeActions()).registerTool(rates).build());
+    for (io.temporal.common.SearchAttributeKey<?> key : io.durableagents.workflows.SearchAttributes.ALL) {
+      env.registerSearchAttribute(key.getName(), key.getValueType());
+    }
+    WorkflowClient client = env.getWorkflowClient();
+    AgentOptions trader = AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("traders")
+        .setApproval(ApprovalOptions.of("fetch_rate")).build();
+    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("sim-group").build());
+    // the simulation runs with its search attributes, so its group step may set AwaitingApproval
+    WorkflowClient.start(sim::run, SimulationInput.of("trade", 1, 3).withAgentOptions(trader)
+        .withAgentsPerWorkflow(2).withSearchAttributes(true));
+    SimulationWorkflow running = client.newWorkflowStub(SimulationWorkflow.class, "sim-group");
+
+    waitFor(() -> waitingIn(client, running).values().stream().mapToInt(List::size).sum() == 2,
+        "both traders' lookups to wait in their group step");
+    List<ToolApproval> waiting = waitingIn(client, running).get("sim-group/step-1/group-1");
+    assertEquals(List.of("1", "2"), waiting.stream().map(ToolApproval::callId).toList(),
+        "one numbering for the agents of a group");
+    assertEquals(List.of("trader-0", "trader-1"), waiting.stream().map(ToolApproval::agentId).sorted().toList());
+    WorkflowStub group = client.newUntypedWorkflowStub("sim-group/step-1/group-1");
+    waitFor(() -> Boolean.TRUE.equals(group.describe().getTypedSearchAttributes()
+        .get(io.durableagents.workflows.SearchAttributes.AWAITING_APPROVAL)), "AwaitingApproval = true on the group step");
+
+    group.update(ToolApprovals.APPROVE, ApprovalResult.class, ApprovalDecision.approve("1"));
+    group.update(ToolApprovals.EDIT, ApprovalResult.class,
+        ApprovalDecision.edit("2", io.durableagents.workflows.Json.tryParse("{\"currency\":\"GBP\"}")));
+
+    SimulationResult result = client.newUntypedWorkflowStub("sim-group").getResult(SimulationResult.class);
+    assertEquals(2, result.finalCounts().get("trades").intValue());
+    List<String> ran = rates.attempts.stream().filter(a -> a.startsWith("3 ")).sorted().toList();
+    assertEquals(2, ran.size(), rates.attempts.toString());
+    assertEquals(Boolean.FALSE, group.describe().getTypedSearchAttributes()
+        .get(io.durableagents.workflows.SearchAttributes.AWAITING_APPROVAL));
+  }
+
+  @Test
   void anAutonomousAgentsSpecNamesTheToolsThatWaitAndTheModelReadsADenial() throws Exception {
     AutonomousAgentWorkerTest.FunctionModel model = new AutonomousAgentWorkerTest.FunctionModel(0, request -> {
       List<String> results = toolResults(request);
