@@ -100,10 +100,14 @@ class ApprovalTest {
   }
 
   private WorkflowStub startTask(String id, List<String> tools, ApprovalOptions approval) {
+    return startTaskWith(id, tools, AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("scripted")
+        .setApproval(approval).build());
+  }
+
+  private WorkflowStub startTaskWith(String id, List<String> tools, AgentOptions options) {
     AgentTaskWorkflow task = env.getWorkflowClient().newWorkflowStub(AgentTaskWorkflow.class,
         WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
-    WorkflowClient.start(task::run, new AgentTaskInput("Pay the invoice.", tools,
-        AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("scripted").setApproval(approval).build()));
+    WorkflowClient.start(task::run, new AgentTaskInput("Pay the invoice.", tools, options));
     return env.getWorkflowClient().newUntypedWorkflowStub(id);
   }
 
@@ -342,6 +346,39 @@ class ApprovalTest {
         .map(HistoryEvent::getEventType)
         .filter(t -> t == EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES).count();
     assertEquals(2, upserts, "set once when the call started waiting, cleared once when it was decided");
+  }
+
+  @Test
+  void aReWooPlanStepWaitsWithItsPlaceholdersFilledAndADenialFailsTheStep() throws Exception {
+    start();
+    model.then(AiMessage.from("{\"plan\":["
+            + "{\"id\":\"E1\",\"tool\":\"calculator\",\"args\":{\"expression\":\"17 * 23\"}},"
+            + "{\"id\":\"E2\",\"tool\":\"calculator\",\"args\":{\"expression\":\"{{E1}} + 9\"}}]}"))
+        .then(AiMessage.from("17 * 23 = 391; the reviewer stopped the rest."));
+    WorkflowStub run = startTaskWith("rewoo-approval", List.of("calculator"), AgentOptions.newBuilder()
+        .setStrategy(Strategy.REWOO).setModel("scripted").setReplanOnFailure(0)
+        .setApproval(ApprovalOptions.of("calculator")).build());
+
+    waitFor(() -> pending(run).size() == 1, "E1 to wait");
+    assertEquals(Json.tryParse("{\"expression\":\"17 * 23\"}"), pending(run).get(0).arguments());
+    run.update(ToolApprovals.APPROVE, ApprovalResult.class, ApprovalDecision.approve("1"));
+    waitFor(() -> pending(run).size() == 1 && pending(run).get(0).callId().equals("2"), "E2 to wait");
+    assertEquals(Json.tryParse("{\"expression\":\"391 + 9\"}"), pending(run).get(0).arguments(),
+        "the reviewer sees the arguments the step runs with, its placeholder filled");
+    run.update(ToolApprovals.DENY, ApprovalResult.class, ApprovalDecision.deny("2", "one sum is enough"));
+
+    AgentTaskResult done = run.getResult(AgentTaskResult.class);
+    assertEquals("17 * 23 = 391; the reviewer stopped the rest.", done.answer());
+    String solver = model.requests.get(1).messages().toString();
+    assertTrue(solver.contains("391") && solver.contains("The reviewer denied this call of calculator, so it did "
+        + "not run. Reason: one sum is enough"), solver);
+    assertEquals(1, client().fetchHistory("rewoo-approval").getEvents().stream()
+        .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+            && e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("ToolExecute")).count());
+  }
+
+  private WorkflowClient client() {
+    return env.getWorkflowClient();
   }
 
   @Test
