@@ -5,7 +5,17 @@ import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
 import io.durableagents.workflows.autonomous.SubAgentReport;
 import io.durableagents.workflows.approval.ToolApproval;
 import io.durableagents.workflows.approval.ToolApprovals;
+import io.durableagents.workflows.SearchAttributes;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.common.v1.Payload;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.ListOpenWorkflowExecutionsRequest;
+import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
 import io.temporal.client.WorkflowClient;
+import io.temporal.common.converter.DefaultDataConverter;
+import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.client.WorkflowStub;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +41,46 @@ final class ApprovalTargets {
   record Target(String workflowId, String callId) {}
 
   private ApprovalTargets() {}
+
+  /**
+   * The ids of the running workflows whose {@code AwaitingApproval} search attribute is true: by a
+   * visibility query, or where the server has none (the embedded test server), from its open workflows'
+   * attributes.
+   */
+  static List<String> awaiting(WorkflowServiceStubs service, String namespace) {
+    List<WorkflowExecutionInfo> runs;
+    try {
+      runs = service.blockingStub().listWorkflowExecutions(ListWorkflowExecutionsRequest.newBuilder()
+          .setNamespace(namespace).setPageSize(1000)
+          .setQuery(SearchAttributes.AWAITING_APPROVAL.getName() + " = true AND ExecutionStatus = 'Running'")
+          .build()).getExecutionsList();
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() != Status.Code.UNIMPLEMENTED) {
+        throw e;
+      }
+      // The test server's listing carries no search attributes: each open run is described.
+      runs = new ArrayList<>();
+      for (WorkflowExecutionInfo open : service.blockingStub().listOpenWorkflowExecutions(
+          ListOpenWorkflowExecutionsRequest.newBuilder().setNamespace(namespace).setMaximumPageSize(1000).build())
+          .getExecutionsList()) {
+        try {
+          runs.add(service.blockingStub().describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
+              .setNamespace(namespace).setExecution(open.getExecution()).build()).getWorkflowExecutionInfo());
+        } catch (StatusRuntimeException gone) {
+          // closed since the listing
+        }
+      }
+    }
+    List<String> ids = new ArrayList<>();
+    for (WorkflowExecutionInfo r : runs) {
+      Payload marked = r.getSearchAttributes().getIndexedFieldsMap().get(SearchAttributes.AWAITING_APPROVAL.getName());
+      if (marked != null && Boolean.TRUE.equals(DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+          marked, Boolean.class, Boolean.class)) && !ids.contains(r.getExecution().getWorkflowId())) {
+        ids.add(r.getExecution().getWorkflowId());
+      }
+    }
+    return ids;
+  }
 
   /** The workflow and call a name given under {@code workflowId} stands for. */
   static Target resolve(String workflowId, String call) {

@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
         "Each line names the call as approve and deny take it, the tool, the agent, the step, how long it "
             + "has waited, its timeout and the model's arguments."})
 final class ApprovalsCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The run's workflow id.")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKFLOW_ID", description = "The run's workflow id; "
+      + "without one, every running workflow whose AwaitingApproval search attribute is true.")
   String workflowId;
 
   @Option(names = "--all", description = "Also list the calls decided already, with their outcome.")
@@ -34,6 +35,9 @@ final class ApprovalsCommand implements Callable<Integer> {
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       WorkflowClient client = connection.client(service);
+      if (workflowId == null) {
+        return everywhere(client, service, connection);
+      }
       List<ApprovalTargets.Named> calls;
       try {
         calls = ApprovalTargets.list(client, workflowId, all);
@@ -72,6 +76,39 @@ final class ApprovalsCommand implements Callable<Integer> {
     } finally {
       service.shutdown();
     }
+  }
+
+  /** Every running workflow marked {@code AwaitingApproval = true}, and its waiting calls. */
+  private int everywhere(WorkflowClient client, WorkflowServiceStubs service, TemporalConnection connection) {
+    List<String> marked;
+    try {
+      marked = ApprovalTargets.awaiting(service, connection.namespace());
+    } catch (RuntimeException e) {
+      throw Failures.about("the runs awaiting approval on " + connection.address(), e);
+    }
+    int shown = 0;
+    for (String id : marked) {
+      List<ApprovalTargets.Named> calls;
+      try {
+        calls = ApprovalTargets.list(client, id, false);
+      } catch (RuntimeException ended) {
+        continue; // decided or ended since the listing
+      }
+      for (ApprovalTargets.Named n : calls) {
+        ToolApproval a = n.approval();
+        if (shown++ == 0) {
+          System.out.printf("%-44s %-6s %-16s %-14s %-22s %s%n", "workflow", "call", "tool", "agent", "waiting",
+              "arguments");
+        }
+        System.out.printf("%-44s %-6s %-16s %-14s %-22s %s%n", id, n.name(), a.tool(), a.agentId(),
+            format(Duration.between(Instant.parse(a.waitingSince()), Instant.now())), a.arguments());
+      }
+    }
+    if (shown == 0) {
+      System.out.println("No running workflow has AwaitingApproval = true (it is set where the namespace has it "
+          + "registered; 'approvals <id>' asks a run directly).");
+    }
+    return 0;
   }
 
   private static String format(Duration d) {

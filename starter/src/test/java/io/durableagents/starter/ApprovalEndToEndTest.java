@@ -133,6 +133,11 @@ class ApprovalEndToEndTest {
     assertTrue(listed.output().contains("calculator") && listed.output().contains("{\"expression\":\"17 * 23\"}")
         && listed.output().lines().anyMatch(l -> l.startsWith("1 ")), listed.output());
 
+    Result everywhere = command("approvals-everywhere", "approvals");
+    assertEquals(0, everywhere.exitCode(), everywhere.output());
+    assertTrue(everywhere.output().lines().anyMatch(l -> l.startsWith(id + " ") && l.contains("calculator")),
+        "without an id, the runs marked AwaitingApproval: " + everywhere.output());
+
     Result unknown = command("deny-unknown", "deny", id, "7", "--reason", "no");
     assertEquals(Failures.USAGE, unknown.exitCode(), unknown.output());
     assertTrue(unknown.output().contains("no call '7' in " + id + "; calls waiting: 1"), unknown.output());
