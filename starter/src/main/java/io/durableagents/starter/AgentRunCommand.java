@@ -96,7 +96,8 @@ final class AgentRunCommand implements Callable<Integer> {
     if (model != null && !model.isBlank()) {
       AgentSpecLoader.checkModel("--model", model.strip(), registered.models());
       spec = new AgentSpec(spec.name(), spec.description(), spec.role(), model.strip(), spec.temperature(),
-          spec.think(), spec.todo(), spec.spawn(), spec.tools(), spec.reasoning(), spec.guardrails());
+          spec.think(), spec.todo(), spec.spawn(), spec.tools(), spec.reasoning(), spec.guardrails(),
+          spec.approval());
     }
     return AutonomousAgentInput.root(spec, prompt.strip());
   }
