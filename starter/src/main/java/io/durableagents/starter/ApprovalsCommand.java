@@ -42,6 +42,11 @@ final class ApprovalsCommand implements Callable<Integer> {
       try {
         calls = ApprovalTargets.list(client, workflowId, all);
       } catch (RuntimeException e) {
+        if (String.valueOf(SimulationControl.rootMessage(e)).contains("DEADLINE_EXCEEDED")) {
+          throw new CommandFailure(Failures.UNAVAILABLE, "no worker answered the approvals query of '" + workflowId
+              + "' on " + connection.address(), "A worker answers queries, even for a run that has ended: start one "
+              + "('worker').");
+        }
         throw Failures.about("'" + workflowId + "' on " + connection.address(), e);
       }
       if (json) {
