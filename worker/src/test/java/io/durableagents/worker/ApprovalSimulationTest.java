@@ -223,4 +223,36 @@ class ApprovalSimulationTest {
     assertEquals("I was not allowed: calculator => The reviewer denied this call of calculator, so it did not run. "
         + "Reason: count by hand", result.answer());
   }
+
+  @Test
+  void aWaitCutByTheRunsTimeoutGuardrailEndsCancelledAndClearsTheSearchAttribute() {
+    AutonomousAgentWorkerTest.FunctionModel model = new AutonomousAgentWorkerTest.FunctionModel(0, request ->
+        AiMessage.from(call("call_1", "calculator", "{\"expression\":\"17*23\"}")));
+    DurableAgentsPlugin.Builder builder = DurableAgentsPlugin.newBuilder().registerModel("fn", model);
+    env = TestWorkers.start(builder.build());
+    env.registerSearchAttribute(io.durableagents.workflows.SearchAttributes.AWAITING_APPROVAL.getName(),
+        io.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_BOOL);
+    AgentSpec spec = AgentSpecLoader.parse("""
+        kind: Agent
+        metadata: {name: counter}
+        spec:
+          model: fn
+          tools: [{type: calculator}]
+          requires_approval: [calculator]
+          guardrails: {timeout_seconds: 60}
+        """, Path.of("."), RegisteredNames.of(builder.build().tools(), builder.modelNames()));
+    spec = spec.withApproval(spec.approval().withSearchAttribute(true));
+
+    WorkflowClient client = env.getWorkflowClient();
+    AutonomousAgentWorkflow agent = client.newWorkflowStub(AutonomousAgentWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("auto-cut").build());
+    // nobody decides: waiting on the result lets the test server reach the 60 s guardrail
+    AutonomousAgentResult result = agent.run(AutonomousAgentInput.root(spec, "What is 17*23?"));
+
+    assertEquals(io.durableagents.workflows.autonomous.Guardrail.TIMEOUT, result.endedBy());
+    WorkflowStub run = client.newUntypedWorkflowStub("auto-cut");
+    assertEquals(ApprovalOutcome.CANCELLED, approvals(run).get(0).outcome());
+    assertEquals(Boolean.FALSE, run.describe().getTypedSearchAttributes()
+        .get(io.durableagents.workflows.SearchAttributes.AWAITING_APPROVAL), "a closed run is not listed as waiting");
+  }
 }

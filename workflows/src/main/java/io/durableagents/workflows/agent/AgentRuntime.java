@@ -1,8 +1,8 @@
 package io.durableagents.workflows.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.approval.ApprovalBook;
 import io.durableagents.workflows.approval.ApprovalOutcome;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmActivities;
 import io.durableagents.workflows.llm.LlmCallOptions;

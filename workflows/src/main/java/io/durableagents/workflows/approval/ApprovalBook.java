@@ -5,6 +5,7 @@ import io.durableagents.workflows.SearchAttributes;
 import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowLocal;
 import java.time.Duration;
@@ -143,17 +144,36 @@ public final class ApprovalBook implements ToolApprovals {
    */
   public Decision await(String callId) {
     Entry e = entries.get(callId);
-    if (e.timeoutAt == null) {
-      Workflow.await(() -> e.outcome != null);
-    } else {
-      Duration timeout = Duration.ofMillis(Math.max(1, e.timeoutAt - e.waitingSince));
-      if (!Workflow.await(timeout, () -> e.outcome != null)) {
-        e.outcome = e.onTimeout == TimeoutDecision.APPROVE
-            ? ApprovalOutcome.TIMEOUT_APPROVED : ApprovalOutcome.TIMEOUT_DENIED;
-        e.decidedAt = Workflow.currentTimeMillis();
-        e.reviewer = "timeout";
+    try {
+      if (e.timeoutAt == null) {
+        Workflow.await(() -> e.outcome != null);
+      } else {
+        Duration timeout = Duration.ofMillis(Math.max(1, e.timeoutAt - e.waitingSince));
+        if (!Workflow.await(timeout, () -> e.outcome != null)) {
+          e.outcome = e.onTimeout == TimeoutDecision.APPROVE
+              ? ApprovalOutcome.TIMEOUT_APPROVED : ApprovalOutcome.TIMEOUT_DENIED;
+          e.decidedAt = Workflow.currentTimeMillis();
+          e.reviewer = "timeout";
+        }
       }
+    } catch (CanceledFailure cancelled) {
+      // The run (or its scope) was cancelled while the call waited: the call is over, and no longer
+      // shown as waiting, in the query or in the search attribute, which outlives the run in the list.
+      if (e.outcome == null) {
+        e.outcome = ApprovalOutcome.CANCELLED;
+        e.decidedAt = Workflow.currentTimeMillis();
+        e.reviewer = "cancelled";
+      }
+      Workflow.newDetachedCancellationScope(() -> settled(e)).run();
+      throw cancelled;
     }
+    settled(e);
+    return new Decision(e.callId, e.outcome,
+        e.outcome == ApprovalOutcome.EDITED ? e.editedArguments : e.call.arguments(), e.reason, observation(e));
+  }
+
+  /** Counts a decided call and its wait; clears the search attribute when no call waits any more. */
+  private void settled(Entry e) {
     Workflow.getMetricsScope().tagged(Map.of("outcome", e.outcome.label(), "tool", e.call.name()))
         .counter(APPROVALS).inc(1);
     Workflow.getMetricsScope().tagged(Map.of("outcome", e.outcome.label()))
@@ -162,8 +182,6 @@ public final class ApprovalBook implements ToolApprovals {
       searchAttributeSet = false;
       Workflow.upsertTypedSearchAttributes(SearchAttributes.AWAITING_APPROVAL.valueSet(false));
     }
-    return new Decision(e.callId, e.outcome,
-        e.outcome == ApprovalOutcome.EDITED ? e.editedArguments : e.call.arguments(), e.reason, observation(e));
   }
 
   /**

@@ -13,7 +13,12 @@ public enum ApprovalOutcome {
   /** Nobody decided within the timeout, whose default was approve: it ran. */
   TIMEOUT_APPROVED,
   /** Nobody decided within the timeout, whose default was deny: it did not run. */
-  TIMEOUT_DENIED;
+  TIMEOUT_DENIED,
+  /**
+   * The wait itself was cancelled (the run's timeout guardrail, a cancelled sub-agent or run) before
+   * anyone decided: it did not run.
+   */
+  CANCELLED;
 
   /** The metric tag and the CLI's word: {@code approved}, {@code timeout_denied}, ... */
   public String label() {
