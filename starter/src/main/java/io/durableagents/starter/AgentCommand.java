@@ -77,13 +77,17 @@ final class AgentCommand implements Callable<Integer> {
         : "agent-" + input.options().strategy().label() + "-" + UUID.randomUUID().toString().substring(0, 8);
     AgentTaskInput task = input;
     return SingleRun.run("agent", noWorker, workflowId, client -> {
+      AgentTaskInput marked = ApprovalSearchAttribute.registered(client)
+          ? new AgentTaskInput(task.task(), task.tools(), ApprovalSearchAttribute.on(task.options())) : task;
       AgentTaskWorkflow agent = client.newWorkflowStub(AgentTaskWorkflow.class,
           WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
               .setStaticSummary(task.options().strategy().label() + " with " + task.options().model())
               .build());
       System.out.println("Started " + workflowId + ": " + task.options().strategy().label() + " with "
           + task.options().model() + ", tools " + task.tools());
-      return agent.run(task);
+      try (ApprovalWatch watch = ApprovalWatch.start(client, workflowId, System.out)) {
+        return agent.run(marked);
+      }
     }, result -> print(result, System.out), AgentCommand::exitCode);
   }
 
@@ -132,6 +136,15 @@ final class AgentCommand implements Callable<Integer> {
     }
     AgentOptions options = StrategyOptions.build(strategyOptions.applyTo(AgentOptions.newBuilder()
         .setStrategy(s).setModel(m).setToolChoice(choice)));
+    List<String> given = tools != null ? tools : AgentTaskInput.DEFAULT_TOOLS;
+    if (options.approval() != null) {
+      for (String t : options.approval().tools()) {
+        if (!given.contains(t)) {
+          throw new IllegalArgumentException("--requires-approval: '" + t + "' is not one of the agent's tools"
+              + " (--tools): " + String.join(", ", given));
+        }
+      }
+    }
     return new AgentTaskInput(prompt, tools, options);
   }
 

@@ -95,7 +95,12 @@ final class AgentRunCommand implements Callable<Integer> {
               .build());
       System.out.println("Started " + workflowId + ": " + spec.name() + ", "
           + spec.reasoning().pattern().label() + " with " + spec.model());
-      return agent.run(run);
+      AutonomousAgentInput marked = ApprovalSearchAttribute.registered(client)
+          ? new AutonomousAgentInput(ApprovalSearchAttribute.on(run.spec()), run.prompt(), run.depth(),
+              run.maxDepth(), run.tokenBudget(), run.timeoutSeconds()) : run;
+      try (ApprovalWatch watch = ApprovalWatch.start(client, workflowId, System.out)) {
+        return agent.run(marked);
+      }
     }, result -> print(result, System.out), r -> 0);
   }
 
@@ -114,7 +119,8 @@ final class AgentRunCommand implements Callable<Integer> {
     if (model != null && !model.isBlank()) {
       AgentSpecLoader.checkModel("--model", model.strip(), registered.models());
       spec = new AgentSpec(spec.name(), spec.description(), spec.role(), model.strip(), spec.temperature(),
-          spec.think(), spec.todo(), spec.spawn(), spec.tools(), spec.reasoning(), spec.guardrails());
+          spec.think(), spec.todo(), spec.spawn(), spec.tools(), spec.reasoning(), spec.guardrails(),
+          spec.approval());
     }
     return AutonomousAgentInput.root(spec, prompt.strip());
   }

@@ -27,6 +27,15 @@ class AgentRunCommandTest {
   }
 
   @Test
+  void theSpecsApprovalsSurviveAModelOverride() {
+    AutonomousAgentInput in = parse("run", "../examples/approved-calculator.yaml", "-p", "What is 17 * 23?",
+        "--model", "openai:gpt-4o-mini").toInput();
+    assertEquals("openai:gpt-4o-mini", in.spec().model());
+    assertEquals(java.util.List.of("calculator"), in.spec().approval().tools());
+    assertEquals(3600L, in.spec().approval().timeoutSeconds());
+  }
+
+  @Test
   void badInputNamesTheOptionOrField() {
     String m = assertThrows(IllegalArgumentException.class,
         () -> parse("run", "../examples/todo-calculator.yaml", "-p", "x", "--model", "gpt").toInput()).getMessage();

@@ -2,6 +2,7 @@ package io.durableagents.activities.spec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.durableagents.workflows.approval.ApprovalOptions;
 import io.durableagents.workflows.autonomous.AgentSpec;
 import io.durableagents.workflows.autonomous.ReasoningPattern;
 import io.durableagents.workflows.autonomous.TodoList;
@@ -123,7 +124,8 @@ public final class AgentSpecLoader {
     if (!spec.isObject()) {
       throw new AgentSpecException("spec", "missing: the spec section holds role, model, tools, reasoning and guardrails");
     }
-    allowOnly(spec, "spec", "role", "model", "tools", "mcp_servers", "reasoning", "autonomy", "guardrails");
+    allowOnly(spec, "spec", "role", "model", "tools", "mcp_servers", "reasoning", "autonomy", "guardrails",
+        "requires_approval", "approval_timeout", "approval_default");
     String role = text(spec, "role", null);
 
     String model = "rules";
@@ -283,8 +285,17 @@ public final class AgentSpecLoader {
             Integer.MAX_VALUE) : null;
     Integer timeout = g.hasNonNull("timeout_seconds")
         ? integer(g, "spec.guardrails.timeout_seconds", "timeout_seconds", 0, 1, 7 * 24 * 3600) : null;
+    ApprovalOptions approval = ApprovalSpecs.parse(spec, external);
+    if (spawn != null && approval != null) {
+      List<AgentSpec.SubAgent> inheriting = new ArrayList<>();
+      for (AgentSpec.SubAgent a : spawn.agents()) {
+        inheriting.add(new AgentSpec.SubAgent(a.name(), a.description(),
+            a.spec().withApproval(ApprovalSpecs.inherit(approval, a.spec()))));
+      }
+      spawn = new AgentSpec.Spawn(spawn.maxConcurrent(), spawn.maxDepth(), spawn.timeoutSeconds(), inheriting);
+    }
     return new AgentSpec(name, description, role, model, temperature, think, todo, spawn, external,
-        reasoning, new AgentSpec.Guardrails(maxIterations, budget, timeout));
+        reasoning, new AgentSpec.Guardrails(maxIterations, budget, timeout), approval);
   }
 
   /**

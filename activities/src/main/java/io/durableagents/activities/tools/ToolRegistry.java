@@ -3,12 +3,14 @@ package io.durableagents.activities.tools;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.agent.tool.ToolSpecifications;
+import io.durableagents.workflows.tools.ToolArgumentCheck;
 import io.durableagents.workflows.tools.ToolPolicies;
 import io.durableagents.workflows.tools.ToolPolicy;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -97,13 +99,22 @@ public final class ToolRegistry {
   public ToolPolicies policies() {
     Map<String, ToolPolicy> byTool = new LinkedHashMap<>();
     Map<String, String> callLabels = new LinkedHashMap<>();
+    Set<String> requiringApproval = new LinkedHashSet<>();
     for (Entry e : entries.values()) {
       if (e.kind() == ToolKind.EXTERNAL) {
         byTool.put(e.name(), e.options().policy());
         e.invoker().map(ToolInvoker::callLabel).ifPresent(label -> callLabels.put(e.name(), label));
+        if (e.options().requiresApproval()) {
+          requiringApproval.add(e.name());
+        }
       }
     }
-    return ToolPolicies.of(byTool).withCallLabels(callLabels);
+    return ToolPolicies.of(byTool).withCallLabels(callLabels).withApprovalRequired(requiringApproval)
+        .withArgumentCheck((tool, arguments) -> {
+          Entry e = entries.get(tool);
+          return e == null ? ToolArgumentCheck.OBJECT_ONLY.problems(tool, arguments)
+              : ToolCallValidator.validate(e.specification(), arguments);
+        });
   }
 
   /**

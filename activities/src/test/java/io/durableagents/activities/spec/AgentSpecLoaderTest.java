@@ -108,6 +108,56 @@ class AgentSpecLoaderTest {
   }
 
   @Test
+  void requiresApprovalNamesExternalToolsWithAnOptionalTimeoutAndDefault() {
+    AgentSpec spec = parse("  tools:\n    - type: calculator\n    - type: read_file\n"
+        + "  requires_approval: [read_file]\n  approval_timeout: 30m\n  approval_default: approve\n");
+    assertEquals(List.of("read_file"), spec.approval().tools());
+    assertEquals(1800L, spec.approval().timeoutSeconds());
+    assertEquals(io.durableagents.workflows.approval.TimeoutDecision.APPROVE, spec.approval().timeoutDecision());
+    assertEquals(7200L, parse("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n"
+        + "  approval_timeout: PT2H\n").approval().timeoutSeconds());
+    assertEquals(90L, parse("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n"
+        + "  approval_timeout: 90\n").approval().timeoutSeconds());
+    assertEquals(io.durableagents.workflows.approval.TimeoutDecision.DENY,
+        parse("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_timeout: 1d\n")
+            .approval().timeoutDecision(), "deny is the default decision");
+    assertEquals(null, parse("  tools: [{type: calculator}]\n").approval());
+
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [read_file]\n", "spec.requires_approval[0]",
+        "'read_file' is not one of this agent's external tools: calculator");
+    rejected("  tools: [{type: think}]\n  requires_approval: [think]\n", "spec.requires_approval[0]",
+        "(it has none)", "think, todo and spawn run in the workflow");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: calculator\n", "spec.requires_approval",
+        "a list of tool names");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_timeout: soon\n",
+        "spec.approval_timeout", "not a duration", "90s, 30m, 2h, 1d");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_timeout: 0\n",
+        "spec.approval_timeout", "from 1 second");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_default: maybe\n",
+        "spec.approval_default", "deny, approve");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_default: approve\n",
+        "spec.approval_default", "set approval_timeout too");
+    rejected("  tools: [{type: calculator}]\n  approval_timeout: 1h\n", "spec.approval_timeout",
+        "no tool requires approval");
+  }
+
+  @Test
+  void subAgentsWaitForTheToolsTheirParentRequiresApprovalFor() {
+    AgentSpec spec = parse("  tools:\n    - type: calculator\n    - type: spawn\n      agents:\n"
+        + "        - name: counter\n          description: counts\n          spec:\n            tools:\n"
+        + "              - type: calculator\n              - type: read_file\n"
+        + "            requires_approval: [read_file]\n"
+        + "        - name: thinker\n          description: thinks\n          spec:\n            tools:\n"
+        + "              - type: think\n"
+        + "  requires_approval: [calculator]\n  approval_timeout: 1h\n");
+    AgentSpec counter = spec.spawn().agents().get(0).spec();
+    assertEquals(List.of("read_file", "calculator"), counter.approval().tools(),
+        "its own, and its parent's that it has");
+    assertEquals(3600L, counter.approval().timeoutSeconds(), "the parent's timeout, having none of its own");
+    assertEquals(null, spec.spawn().agents().get(1).spec().approval(), "no tool of its parent's: nothing waits");
+  }
+
+  @Test
   void aSpecMayNameTheWorkersRegisteredToolsAndModels() {
     RegisteredNames registered = new RegisteredNames(java.util.Set.of("fetch_rate"), java.util.Set.of("my-model"));
     String yaml = "metadata:\n  name: t\nspec:\n  model: my-model\n  tools:\n    - type: fetch_rate\n"

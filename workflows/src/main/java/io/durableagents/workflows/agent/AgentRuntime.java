@@ -1,5 +1,8 @@
 package io.durableagents.workflows.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.approval.ApprovalBook;
+import io.durableagents.workflows.approval.ApprovalOutcome;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmActivities;
 import io.durableagents.workflows.llm.LlmCallOptions;
@@ -117,9 +120,37 @@ public final class AgentRuntime {
     return toolPolicies.summaryOf(tool);
   }
 
-  /** Starts an external tool call shown in the Temporal UI with {@code summary}. */
+  /**
+   * Starts an external tool call shown in the Temporal UI with {@code summary}. A call of a tool that
+   * requires approval (the run's {@link AgentOptions#approval()} or the tool's registration) first waits,
+   * durably, for a person's decision ({@link ApprovalBook}): approved, it runs; edited, it runs with the
+   * reviewer's arguments, and the model reads which; denied (or timed out to deny), it does not run, and
+   * the model reads why as an error observation.
+   */
   public Promise<ToolOutcome> runTool(ToolCall call, String summary) {
     toolCalls++;
+    ApprovalBook approvals = ApprovalBook.current(toolPolicies);
+    if (!approvals.requiresApproval(call.name(), input.options().approval())) {
+      return execute(call, call.arguments(), summary);
+    }
+    String callId = approvals.open(call, input.agentId(), input.observation().step(), input.options().approval());
+    return Async.function(() -> {
+      ApprovalBook.Decision decision = approvals.await(callId);
+      if (!decision.outcome().runs()) {
+        return new ToolOutcome(call.id(), call.name(), decision.observation(), true);
+      }
+      ToolOutcome ran = execute(call, decision.arguments(), summary).get();
+      if (decision.outcome() != ApprovalOutcome.EDITED) {
+        return ran;
+      }
+      String note = "The reviewer changed the arguments of this call to " + decision.arguments()
+          + (decision.reason() == null ? "" : " (" + decision.reason() + ")") + ". Result: ";
+      return new ToolOutcome(ran.toolCallId(), ran.tool(), note + ran.output(), ran.error());
+    });
+  }
+
+  /** Runs the activity of one tool call with {@code arguments}. */
+  private Promise<ToolOutcome> execute(ToolCall call, JsonNode arguments, String summary) {
     ToolActivities tools = Workflow.newActivityStub(ToolActivities.class, ToolCallOptions.forCall(
         toolPolicies.policyOf(call.name()), sharedWorkflow ? summary + " · " + input.agentId() : summary));
     String key =
@@ -130,7 +161,7 @@ public final class AgentRuntime {
             + "/"
             + call.id();
     ToolExecutionRequest request =
-        new ToolExecutionRequest(call.id(), call.name(), call.arguments(), key);
+        new ToolExecutionRequest(call.id(), call.name(), arguments, key);
     return Async.function(tools::execute, request)
         .handle(
             (ToolExecutionResult result, RuntimeException failure) -> {
