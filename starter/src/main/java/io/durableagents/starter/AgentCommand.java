@@ -126,7 +126,7 @@ final class AgentCommand implements Callable<Integer> {
       List<String> known = new java.util.ArrayList<>(LocalCatalog.get().tools());
       if (!known.containsAll(tools)) {
         // Perhaps an MCP server's tool: only the servers know those names.
-        known.addAll(McpCatalog.workerToolNames(System.getenv()));
+        known.addAll(McpCatalog.workerToolNames(Environment.variables()));
       }
       for (String t : tools) {
         if (!known.contains(t)) {

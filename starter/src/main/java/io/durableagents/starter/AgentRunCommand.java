@@ -84,7 +84,7 @@ final class AgentRunCommand implements Callable<Integer> {
       Path file = Path.of("runs", "agent", "mcp-servers-" + workflowId + ".yaml");
       Files.createDirectories(file.getParent());
       Files.writeString(file, definitions);
-      String existing = System.getenv(WorkerSettings.MCP_SERVERS);
+      String existing = Environment.get(WorkerSettings.MCP_SERVERS);
       workerEnv = Map.of(WorkerSettings.MCP_SERVERS, (existing == null || existing.isBlank() ? ""
           : existing.strip() + File.pathSeparator) + file.toAbsolutePath());
     }
@@ -131,7 +131,7 @@ final class AgentRunCommand implements Callable<Integer> {
    */
   private AgentSpec loadWithMcpServers(RegisteredNames registered) {
     List<McpServerConfig> servers = new ArrayList<>();
-    Map<String, String> env = System.getenv();
+    Map<String, String> env = Environment.variables();
     List<McpServerConfig> defined = AgentSpecLoader.mcpServerDefinitions(specFile, env);
     if (!AgentSpecLoader.hasMcpServers(specFile)) {
       return AgentSpecLoader.load(specFile, registered);

@@ -30,7 +30,7 @@ final class ApprovalDecisions {
     ApprovalTargets.Target target = ApprovalTargets.resolve(workflowId, call);
     ApprovalDecision addressed = new ApprovalDecision(target.callId(), decision.arguments(), decision.reason(),
         decision.reviewer());
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       WorkflowClient client = connection.client(service);

@@ -31,7 +31,7 @@ final class ApprovalsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       WorkflowClient client = connection.client(service);

@@ -31,7 +31,7 @@ final class ApproveCommand implements Callable<Integer> {
   String reason;
 
   @Option(names = "--by", paramLabel = "NAME", description = "Who decides, kept with the decision (default: $USER).")
-  String reviewer = System.getenv("USER");
+  String reviewer = Environment.get("USER");
 
   @Override
   public Integer call() {

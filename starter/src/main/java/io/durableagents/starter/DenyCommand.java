@@ -24,7 +24,7 @@ final class DenyCommand implements Callable<Integer> {
   String reason;
 
   @Option(names = "--by", paramLabel = "NAME", description = "Who decides, kept with the decision (default: $USER).")
-  String reviewer = System.getenv("USER");
+  String reviewer = Environment.get("USER");
 
   @Override
   public Integer call() {
