@@ -25,7 +25,7 @@ temporal operator namespace describe -n $NAMESPACE --address $ADDRESS \
   || temporal operator namespace create -n $NAMESPACE --address $ADDRESS
 
 # Search attributes, so that runs can be filtered by scenario, strategy, step and origin in the UI.
-for attribute in Scenario:Keyword Strategy:Keyword SimStep:Int ForkedFrom:Keyword; do
+for attribute in Scenario:Keyword Strategy:Keyword SimStep:Int ForkedFrom:Keyword AwaitingApproval:Bool; do
   name=${attribute%%:*}
   type=${attribute##*:}
   temporal operator search-attribute create --namespace $NAMESPACE --address $ADDRESS \

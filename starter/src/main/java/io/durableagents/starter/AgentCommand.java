@@ -44,8 +44,9 @@ final class AgentCommand implements Callable<Integer> {
   String model;
 
   @Option(names = "--tools", split = ",",
-      description = "The external tools the agent has: built-in ones or tools registered by an extension on "
-          + "the classpath (default: calculator,read_file).")
+      description = "The external tools the agent has: built-in ones, tools registered by an extension on "
+          + "the classpath, or MCP servers' tools (<server>_<tool>, servers in DURABLE_AGENTS_MCP_SERVERS) "
+          + "(default: calculator,read_file).")
   List<String> tools;
 
   @Option(names = "--tool-choice", defaultValue = "auto",
@@ -76,13 +77,17 @@ final class AgentCommand implements Callable<Integer> {
         : "agent-" + input.options().strategy().label() + "-" + UUID.randomUUID().toString().substring(0, 8);
     AgentTaskInput task = input;
     return SingleRun.run("agent", noWorker, workflowId, client -> {
+      AgentTaskInput marked = ApprovalSearchAttribute.registered(client)
+          ? new AgentTaskInput(task.task(), task.tools(), ApprovalSearchAttribute.on(task.options())) : task;
       AgentTaskWorkflow agent = client.newWorkflowStub(AgentTaskWorkflow.class,
           WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
               .setStaticSummary(task.options().strategy().label() + " with " + task.options().model())
               .build());
       System.out.println("Started " + workflowId + ": " + task.options().strategy().label() + " with "
           + task.options().model() + ", tools " + task.tools());
-      return agent.run(task);
+      try (ApprovalWatch watch = ApprovalWatch.start(client, workflowId, System.out)) {
+        return agent.run(marked);
+      }
     }, result -> print(result, System.out), AgentCommand::exitCode);
   }
 
@@ -118,15 +123,28 @@ final class AgentCommand implements Callable<Integer> {
     ToolChoice choice = SimulationOptions.checkedToolChoice(toolChoice);
     String m = SimulationOptions.checkedModel(model);
     if (tools != null) {
+      List<String> known = new java.util.ArrayList<>(LocalCatalog.get().tools());
+      if (!known.containsAll(tools)) {
+        // Perhaps an MCP server's tool: only the servers know those names.
+        known.addAll(McpCatalog.workerToolNames(Environment.variables()));
+      }
       for (String t : tools) {
-        if (!LocalCatalog.get().tools().contains(t)) {
-          throw new IllegalArgumentException("--tools: '" + t + "' is not one of: "
-              + String.join(", ", LocalCatalog.get().tools()));
+        if (!known.contains(t)) {
+          throw new IllegalArgumentException("--tools: '" + t + "' is not one of: " + String.join(", ", known));
         }
       }
     }
     AgentOptions options = StrategyOptions.build(strategyOptions.applyTo(AgentOptions.newBuilder()
         .setStrategy(s).setModel(m).setToolChoice(choice)));
+    List<String> given = tools != null ? tools : AgentTaskInput.DEFAULT_TOOLS;
+    if (options.approval() != null) {
+      for (String t : options.approval().tools()) {
+        if (!given.contains(t)) {
+          throw new IllegalArgumentException("--requires-approval: '" + t + "' is not one of the agent's tools"
+              + " (--tools): " + String.join(", ", given));
+        }
+      }
+    }
     return new AgentTaskInput(prompt, tools, options);
   }
 

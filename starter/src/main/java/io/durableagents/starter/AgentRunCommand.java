@@ -12,8 +12,16 @@ import io.durableagents.workflows.autonomous.SubAgentReport;
 import io.durableagents.workflows.autonomous.TodoItem;
 import io.durableagents.workflows.autonomous.TodoList;
 import io.temporal.client.WorkflowOptions;
+import io.durableagents.activities.tools.mcp.McpServerConfig;
+import io.durableagents.activities.tools.mcp.McpToolSet;
+import io.durableagents.worker.WorkerSettings;
+import java.io.File;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -65,15 +73,35 @@ final class AgentRunCommand implements Callable<Integer> {
     String workflowId = id != null ? id
         : "auto-" + spec.name() + "-" + UUID.randomUUID().toString().substring(0, 8);
     AutonomousAgentInput run = input;
-    return SingleRun.run("agent run", noWorker, workflowId, client -> {
+    Map<String, String> workerEnv = Map.of();
+    String definitions = AgentSpecLoader.mcpServerDefinitionsDocument(specFile);
+    if (definitions != null && noWorker) {
+      System.out.println("agent run: --no-worker: the running workers must have the MCP servers this spec defines ("
+          + WorkerSettings.MCP_SERVERS + ")");
+    } else if (definitions != null) {
+      // The worker this command starts gets the spec's servers, as written: it fills in their ${...}
+      // from its own environment, so no secret is written to a file here.
+      Path file = Path.of("runs", "agent", "mcp-servers-" + workflowId + ".yaml");
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, definitions);
+      String existing = Environment.get(WorkerSettings.MCP_SERVERS);
+      workerEnv = Map.of(WorkerSettings.MCP_SERVERS, (existing == null || existing.isBlank() ? ""
+          : existing.strip() + File.pathSeparator) + file.toAbsolutePath());
+    }
+    return SingleRun.run("agent run", noWorker, workflowId, workerEnv, client -> {
       AutonomousAgentWorkflow agent = client.newWorkflowStub(AutonomousAgentWorkflow.class,
           WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
               .setStaticSummary(spec.name() + ": " + spec.reasoning().pattern().label() + " with " + spec.model())
               .build());
       System.out.println("Started " + workflowId + ": " + spec.name() + ", "
           + spec.reasoning().pattern().label() + " with " + spec.model());
-      return agent.run(run);
-    }, result -> print(result, System.out));
+      AutonomousAgentInput marked = ApprovalSearchAttribute.registered(client)
+          ? new AutonomousAgentInput(ApprovalSearchAttribute.on(run.spec()), run.prompt(), run.depth(),
+              run.maxDepth(), run.tokenBudget(), run.timeoutSeconds()) : run;
+      try (ApprovalWatch watch = ApprovalWatch.start(client, workflowId, System.out)) {
+        return agent.run(marked);
+      }
+    }, result -> print(result, System.out), r -> 0);
   }
 
   /**
@@ -87,13 +115,32 @@ final class AgentRunCommand implements Callable<Integer> {
     }
     RegisteredNames registered = new RegisteredNames(
         java.util.Set.copyOf(LocalCatalog.get().tools()), LocalCatalog.get().models());
-    AgentSpec spec = AgentSpecLoader.load(specFile, registered);
+    AgentSpec spec = loadWithMcpServers(registered);
     if (model != null && !model.isBlank()) {
       AgentSpecLoader.checkModel("--model", model.strip(), registered.models());
       spec = new AgentSpec(spec.name(), spec.description(), spec.role(), model.strip(), spec.temperature(),
-          spec.think(), spec.todo(), spec.spawn(), spec.tools(), spec.reasoning(), spec.guardrails());
+          spec.think(), spec.todo(), spec.spawn(), spec.tools(), spec.reasoning(), spec.guardrails(),
+          spec.approval());
     }
     return AutonomousAgentInput.root(spec, prompt.strip());
+  }
+
+  /**
+   * Loads the spec; when it has {@code mcp_servers}, first connects to its servers and the worker's
+   * ({@code DURABLE_AGENTS_MCP_SERVERS}) to read their tool lists, which its agent's tools come from.
+   */
+  private AgentSpec loadWithMcpServers(RegisteredNames registered) {
+    List<McpServerConfig> servers = new ArrayList<>();
+    Map<String, String> env = Environment.variables();
+    List<McpServerConfig> defined = AgentSpecLoader.mcpServerDefinitions(specFile, env);
+    if (!AgentSpecLoader.hasMcpServers(specFile)) {
+      return AgentSpecLoader.load(specFile, registered);
+    }
+    servers.addAll(McpCatalog.workerServers(env));
+    servers.addAll(defined);
+    try (McpToolSet mcp = McpCatalog.connect(servers)) {
+      return AgentSpecLoader.load(specFile, registered.withMcpTools(mcp));
+    }
   }
 
   /** Prints a result for a person: answer, todo list, verdicts, sub-agents and tokens. */

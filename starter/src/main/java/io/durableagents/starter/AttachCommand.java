@@ -27,7 +27,7 @@ final class AttachCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     StartChecks.outputFile("--csv", output.csv);
     StartChecks.outputFile("--chart", output.chart);
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     Interrupts.runStarted(workflowId);
     Interrupts.detachOnInterrupt(System.err, "attach", "attach");

@@ -52,7 +52,7 @@ final class ChildProcesses {
     command.add(java);
     command.add("-Xmx" + maxHeap);
     String extra = extraEnv.getOrDefault(CHILD_JVM_OPTIONS,
-        System.getenv().getOrDefault(CHILD_JVM_OPTIONS, ""));
+        Environment.variables().getOrDefault(CHILD_JVM_OPTIONS, ""));
     for (String option : extra.trim().split("\\s+")) {
       if (!option.isEmpty()) {
         // {child} names the child in file names: -XX:StartFlightRecording=filename={child}.jfr
@@ -70,6 +70,11 @@ final class ChildProcesses {
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
+    if (Environment.variables() != System.getenv()) {
+      // a command run in-process by a test hands its children the variables it was given
+      pb.environment().clear();
+      pb.environment().putAll(Environment.variables());
+    }
     // the child ignores Ctrl-C and exits when this process does (Interrupts.superviseIfChild)
     pb.environment().put(Interrupts.PARENT_PID_VARIABLE, Long.toString(ProcessHandle.current().pid()));
     pb.environment().putAll(extraEnv);

@@ -55,7 +55,7 @@ final class CodecServerCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     AesGcmPayloadCodec codec;
     try {
-      codec = AesGcmPayloadCodec.fromEnvironment(System.getenv());
+      codec = AesGcmPayloadCodec.fromEnvironment(Environment.variables());
     } catch (IllegalArgumentException e) {
       System.err.println("codec-server: " + e.getMessage());
       return 2;
@@ -64,7 +64,7 @@ final class CodecServerCommand implements Callable<Integer> {
       System.err.println("codec-server: set " + AesGcmPayloadCodec.KEYS_VARIABLE + " (id:base64key,...)");
       return 2;
     }
-    String token = System.getenv(TOKEN_VARIABLE);
+    String token = Environment.get(TOKEN_VARIABLE);
     checkExposure(host, token, insecure, System.err);
     StartChecks.port("--port", host, port);
     CodecServer server = new CodecServer(host, port, codec, uiOrigin, token == null || token.isBlank() ? null : token);

@@ -36,7 +36,7 @@ final class DemoCommand implements Callable<Integer> {
     StartChecks.simulation(input, LocalCatalog.get());
     StartChecks.outputFile("--csv", output.csv);
     StartChecks.outputFile("--chart", output.chart);
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     LocalStack stack = LocalStack.start(connection, Path.of("runs", "demo"), "demo");
     try (stack) {
       WorkflowServiceStubs service = TemporalCheck.connect(connection);

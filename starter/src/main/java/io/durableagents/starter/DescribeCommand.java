@@ -31,7 +31,7 @@ final class DescribeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       WorkflowExecutionInfo info;

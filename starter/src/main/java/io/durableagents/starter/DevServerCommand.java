@@ -77,7 +77,7 @@ final class DevServerCommand implements Callable<Integer> {
   LocalTemporal.Settings settings() {
     LocalTemporal.Settings settings;
     try {
-      settings = LocalTemporal.Settings.fromEnvironment(System.getenv());
+      settings = LocalTemporal.Settings.fromEnvironment(Environment.variables());
     } catch (IllegalArgumentException e) {
       throw CommandFailure.usage(e.getMessage(), "See docs/embedded-temporal.md.");
     }

@@ -283,7 +283,7 @@ final class Failures {
 
   /** Whether stack traces are wanted: {@code DURABLE_AGENTS_DEBUG} is set to 1 or true. */
   static boolean debugFromEnvironment() {
-    String v = System.getenv(DEBUG_VARIABLE);
+    String v = Environment.get(DEBUG_VARIABLE);
     return v != null && (v.equals("1") || v.equalsIgnoreCase("true") || v.equalsIgnoreCase("yes"));
   }
 

@@ -55,7 +55,7 @@ final class ForkCommand implements Callable<Integer> {
     StartChecks.workflowId("--id", options.id);
     StartChecks.outputFile("--csv", output.csv);
     StartChecks.outputFile("--chart", output.chart);
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       WorkflowClient client = connection.client(service);

@@ -53,7 +53,7 @@ final class HistoryCommand implements Callable<Integer> {
     } else {
       StartChecks.outputFile("-o", output);
     }
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       WorkflowClient client = connection.client(service);

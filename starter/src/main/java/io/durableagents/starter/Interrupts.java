@@ -102,7 +102,7 @@ final class Interrupts {
    * and exits when the parent has gone.
    */
   static void superviseIfChild() {
-    String parent = System.getenv(PARENT_PID_VARIABLE);
+    String parent = Environment.get(PARENT_PID_VARIABLE);
     if (parent == null || parent.isBlank()) {
       return;
     }

@@ -27,11 +27,11 @@ final class Links {
 
   /** The UI: $TEMPORAL_UI_URL, else the one of the dev server this machine runs there, else :8080. */
   static String ui(TemporalConnection connection) {
-    String set = System.getenv(UI_URL);
+    String set = Environment.get(UI_URL);
     if (set != null && !set.isBlank()) {
       return set;
     }
-    String local = LocalTemporal.uiUrlOf(System.getenv(), connection.address());
+    String local = LocalTemporal.uiUrlOf(Environment.variables(), connection.address());
     return local != null ? local : "http://localhost:8080";
   }
 

@@ -29,7 +29,7 @@ final class ListCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     StartChecks.atLeastOne("--limit", limit);
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       List<WorkflowExecutionInfo> runs = list(service, connection.namespace(), Math.min(1000, limit * 20));

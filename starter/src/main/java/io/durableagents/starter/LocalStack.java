@@ -41,6 +41,12 @@ final class LocalStack implements AutoCloseable {
    */
   static LocalStack start(TemporalConnection connection, Path logs, String command)
       throws IOException, InterruptedException {
+    return start(connection, logs, command, Map.of());
+  }
+
+  /** As {@link #start(TemporalConnection, Path, String)}, with {@code workerEnv} added to the worker's environment. */
+  static LocalStack start(TemporalConnection connection, Path logs, String command, Map<String, String> workerEnv)
+      throws IOException, InterruptedException {
     Files.createDirectories(logs);
     LocalStack stack = new LocalStack();
     // from here on, Ctrl-C stops what was started, in order, and says what became of the run
@@ -68,7 +74,7 @@ final class LocalStack implements AutoCloseable {
       }
       File workerLog = logs.resolve("worker.log").toFile();
       System.out.println("Starting a worker (log: " + workerLog + ")");
-      stack.started.add(0, ChildProcesses.start("512m", workerLog, Map.of(), "worker"));
+      stack.started.add(0, ChildProcesses.start("512m", workerLog, workerEnv, "worker"));
       return stack;
     } catch (InterruptedException | RuntimeException e) {
       stack.close();

@@ -23,7 +23,7 @@ final class PlansCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       List<AgentPlanStatus> plans;

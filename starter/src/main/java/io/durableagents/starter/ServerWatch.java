@@ -95,7 +95,7 @@ final class ServerWatch {
 
   /** The newest checkpoint file of the run in the checkpoint directory of this environment, if any. */
   private java.util.Optional<java.nio.file.Path> lastCheckpoint() {
-    return io.durableagents.activities.checkpoint.DirectoryCheckpointStore.fromEnvironment(System.getenv())
+    return io.durableagents.activities.checkpoint.DirectoryCheckpointStore.fromEnvironment(Environment.variables())
         .latest(workflowId).map(java.nio.file.Path::toAbsolutePath);
   }
 

@@ -30,7 +30,7 @@ final class ShowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       DataConverter converter = DataConverter.getDefaultInstance();

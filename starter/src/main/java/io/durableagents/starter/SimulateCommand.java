@@ -63,7 +63,7 @@ final class SimulateCommand implements Callable<Integer> {
     StartChecks.simulation(input, LocalCatalog.get());
     StartChecks.outputFile("--csv", output.csv);
     StartChecks.outputFile("--chart", output.chart);
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     if (!noWait) {
       Interrupts.detachOnInterrupt(System.err, "simulate", "attach");

@@ -20,7 +20,7 @@ final class SimulationControl {
    * could not (no such run, no worker answering a query).
    */
   static int on(String command, String workflowId, Function<SimulationWorkflow, Integer> action) {
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     try {
       WorkflowClient client = connection.client(service);

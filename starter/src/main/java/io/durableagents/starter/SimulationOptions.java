@@ -165,7 +165,7 @@ final class SimulationOptions {
   static String checkedModel(String option, Set<String> registered) {
     String m = option;
     if (m == null || m.isBlank()) {
-      String env = System.getenv(MODEL_VARIABLE);
+      String env = Environment.get(MODEL_VARIABLE);
       m = env == null || env.isBlank() ? AgentOptions.DEFAULT_MODEL : env.trim();
     }
     String base = m.replaceFirst("\\+\\d{1,7}ms$", "");

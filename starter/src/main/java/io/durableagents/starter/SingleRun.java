@@ -38,10 +38,17 @@ final class SingleRun {
   static <R> int run(String command, boolean noWorker, String workflowId, Function<WorkflowClient, R> run,
       Consumer<R> print, java.util.function.ToIntFunction<R> exitCode)
       throws java.io.IOException, InterruptedException {
-    TemporalConnection connection = TemporalConnection.fromEnvironment();
+    return run(command, noWorker, workflowId, java.util.Map.of(), run, print, exitCode);
+  }
+
+  /** As above, with {@code workerEnv} added to the environment of the worker it starts. */
+  static <R> int run(String command, boolean noWorker, String workflowId, java.util.Map<String, String> workerEnv,
+      Function<WorkflowClient, R> run, Consumer<R> print, java.util.function.ToIntFunction<R> exitCode)
+      throws java.io.IOException, InterruptedException {
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     LocalStack stack = null;
     if (!noWorker) {
-      stack = LocalStack.start(connection, Path.of("runs", "agent"), command);
+      stack = LocalStack.start(connection, Path.of("runs", "agent"), command, workerEnv);
       Interrupts.runStarted(workflowId);
     } else {
       Interrupts.runStarted(workflowId);

@@ -1,5 +1,10 @@
 package io.durableagents.starter;
 
+import io.durableagents.activities.spec.AgentSpecException;
+import io.durableagents.activities.spec.ApprovalSpecs;
+import io.durableagents.workflows.approval.ApprovalOptions;
+import io.durableagents.workflows.approval.TimeoutDecision;
+import java.util.List;
 import io.durableagents.workflows.agent.ActionFormat;
 import io.durableagents.workflows.agent.AgentOptions;
 import picocli.CommandLine.Option;
@@ -38,6 +43,20 @@ final class StrategyOptions {
           + AgentOptions.DEFAULT_REPLAN_ON_FAILURE + ").")
   Integer replanOnFailure;
 
+  @Option(names = "--requires-approval", split = ",", paramLabel = "TOOL",
+      description = "Tools whose every call waits for a person's decision: 'approvals <id>', then 'approve' or "
+          + "'deny' (default: none but those registered with requiresApproval).")
+  List<String> requiresApproval;
+
+  @Option(names = "--approval-timeout", paramLabel = "DURATION",
+      description = "How long a call waits for approval before --approval-default decides it (seconds, or "
+          + "90s, 30m, 2h, 1d; default: as long as it takes).")
+  String approvalTimeout;
+
+  @Option(names = "--approval-default", paramLabel = "DECISION",
+      description = "What a call that waited --approval-timeout becomes: deny or approve (default: deny).")
+  String approvalDefault;
+
   /**
    * Sets the given options on {@code builder}.
    *
@@ -51,11 +70,42 @@ final class StrategyOptions {
         throw new IllegalArgumentException("--action-format: " + e.getMessage());
       }
     }
+    ApprovalOptions approval = approval();
+    if (approval != null) {
+      builder.setApproval(approval);
+    }
     return builder.setMaxIterations(maxIterations)
         .setTokenBudget(tokenBudget)
         .setMaxObservationChars(maxObservationChars)
         .setMaxPlanSteps(maxPlanSteps)
         .setReplanOnFailure(replanOnFailure);
+  }
+
+  /** The approval options given, or null when none is. */
+  ApprovalOptions approval() {
+    if (requiresApproval == null && approvalTimeout == null && approvalDefault == null) {
+      return null;
+    }
+    Long seconds = null;
+    if (approvalTimeout != null) {
+      try {
+        seconds = ApprovalSpecs.seconds(com.fasterxml.jackson.databind.node.TextNode.valueOf(approvalTimeout));
+      } catch (AgentSpecException e) {
+        throw new IllegalArgumentException("--approval-timeout: " + e.getMessage().replaceFirst("^[^:]*: ", ""));
+      }
+    }
+    TimeoutDecision decision = null;
+    if (approvalDefault != null) {
+      try {
+        decision = TimeoutDecision.parse(approvalDefault);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--approval-default: " + e.getMessage());
+      }
+      if (seconds == null) {
+        throw new IllegalArgumentException("--approval-default applies after an --approval-timeout: set it too");
+      }
+    }
+    return new ApprovalOptions(requiresApproval, seconds, decision, null);
   }
 
   /** Builds the options, turning a bad value into an error that names its option. */

@@ -11,7 +11,7 @@ final class WorkerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     // one line within seconds when no Temporal answers, instead of polling an address that never will
-    TemporalCheck.connect(io.durableagents.worker.TemporalConnection.fromEnvironment()).shutdownNow();
-    return WorkerMain.run(System.getenv());
+    TemporalCheck.connect(io.durableagents.worker.TemporalConnection.fromEnvironment(Environment.variables())).shutdownNow();
+    return WorkerMain.run(Environment.variables());
   }
 }

@@ -44,6 +44,25 @@ class AgentCommandTest {
   }
 
   @Test
+  void approvalOptionsAreReadAndCheckedAgainstTheAgentsTools() {
+    AgentTaskInput in = parse("-p", "x", "--model", "rules", "--tools", "calculator", "--requires-approval",
+        "calculator", "--approval-timeout", "2h", "--approval-default", "approve").toInput();
+    assertEquals(List.of("calculator"), in.options().approval().tools());
+    assertEquals(7200L, in.options().approval().timeoutSeconds());
+    assertEquals(io.durableagents.workflows.approval.TimeoutDecision.APPROVE, in.options().approval().timeoutDecision());
+    assertEquals(null, parse("-p", "x", "--model", "rules").toInput().options().approval());
+    assertMessage("--requires-approval: 'read_file' is not one of the agent's tools (--tools): calculator",
+        parse("-p", "x", "--model", "rules", "--tools", "calculator", "--requires-approval", "read_file"));
+    assertMessage("--approval-timeout: 'soon' is not a duration",
+        parse("-p", "x", "--model", "rules", "--requires-approval", "calculator", "--approval-timeout", "soon"));
+    assertMessage("--approval-default applies after an --approval-timeout",
+        parse("-p", "x", "--model", "rules", "--requires-approval", "calculator", "--approval-default", "deny"));
+    assertMessage("--approval-default: 'maybe' is not a decision",
+        parse("-p", "x", "--model", "rules", "--requires-approval", "calculator", "--approval-timeout", "1h",
+            "--approval-default", "maybe"));
+  }
+
+  @Test
   void aLongReActAnswerIsPrintedOnceAndAnEmptyOrCutAnswerSaysSo() {
     String answer = "x".repeat(100_000);
     io.durableagents.workflows.task.AgentTaskResult r = new io.durableagents.workflows.task.AgentTaskResult(

@@ -128,10 +128,20 @@ class CliAgainstServerTest {
     return pb.start();
   }
 
+  /**
+   * Runs {@code durable-agents <args>} in this JVM (a JVM per command made this class take minutes), with
+   * {@code env} over this process's variables, as {@link #start} would in its own process; what it
+   * printed is also kept in {@code <name>.out} and {@code <name>.err}. The commands that need a process
+   * of their own (Ctrl-C) use {@link #start}.
+   */
   private static Result run(String name, Map<String, String> env, String... args) throws Exception {
-    Process p = start(name, env, args);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), name + " did not finish");
-    return result(name, p);
+    Map<String, String> overlay = new HashMap<>(env);
+    overlay.put("DURABLE_AGENTS_DEBUG", null);
+    overlay.put("DURABLE_AGENTS_MODEL", null);
+    CliFailuresTest.Run r = CliFailuresTest.run(overlay, args);
+    Files.writeString(dir.resolve(name + ".out"), r.out());
+    Files.writeString(dir.resolve(name + ".err"), r.err());
+    return new Result(r.exitCode(), r.out(), r.err());
   }
 
   private static Result result(String name, Process p) throws Exception {

@@ -47,7 +47,25 @@ class CliFailuresTest {
     }
   }
 
-  static synchronized Run run(String... args) {
+  static Run run(String... args) {
+    return run(java.util.Map.of(), args);
+  }
+
+  /**
+   * Runs {@code durable-agents <args>} in this JVM with the process's environment variables overlaid by
+   * {@code env} (a null value removes a variable), capturing what it prints.
+   */
+  static synchronized Run run(java.util.Map<String, String> env, String... args) {
+    try {
+      return Environment.with(env, () -> capture(args));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Run capture(String... args) {
     PrintStream oldOut = System.out;
     PrintStream oldErr = System.err;
     ByteArrayOutputStream out = new ByteArrayOutputStream();

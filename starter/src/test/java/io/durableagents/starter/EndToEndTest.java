@@ -100,7 +100,21 @@ class EndToEndTest {
     return p;
   }
 
+  /**
+   * Runs {@code durable-agents <args>} in this JVM against the server (a JVM per command cost this test
+   * a minute of CPU on two cores); returns what it printed (stdout, then stderr), also kept in a log file.
+   * The reference runs use {@link #starterProcess}, the command line in a process of its own.
+   */
   private static String starter(String... args) throws Exception {
+    Path log = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log");
+    CliFailuresTest.Run r = CliFailuresTest.run(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    String text = r.out() + r.err();
+    Files.writeString(log, text);
+    assertEquals(0, r.exitCode(), text);
+    return text;
+  }
+
+  private static String starterProcess(String... args) throws Exception {
     File out = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log").toFile();
     Files.deleteIfExists(out.toPath());
     Process p = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
@@ -119,7 +133,7 @@ class EndToEndTest {
 
     // 1. undisturbed reference run, through the CLI
     Process w0 = worker("worker-ref", refJournal);
-    String out = starter("simulate", "--steps", Integer.toString(STEPS), "--seed", Long.toString(SEED),
+    String out = starterProcess("simulate", "--steps", Integer.toString(STEPS), "--seed", Long.toString(SEED),
         "--id", "e2e-ref");
     assertTrue(out.contains("Final counts: "), out);
     assertTrue(out.contains(STEPS + "/" + STEPS), out);
@@ -187,7 +201,7 @@ class EndToEndTest {
     Files.deleteIfExists(crashJournal);
 
     Process w0 = worker("worker-ttl-ref", refJournal);
-    String out = starter(concat(run, "--id", "e2e-ttl-ref"));
+    String out = starterProcess(concat(run, "--id", "e2e-ttl-ref"));
     assertTrue(out.contains("agent steps served from a plan with no LLM call"), out);
     w0.destroy();
     assertTrue(w0.waitFor(30, TimeUnit.SECONDS));
@@ -249,7 +263,7 @@ class EndToEndTest {
     Files.deleteIfExists(png);
 
     Process w0 = worker("worker-can-ref", refJournal);
-    String out = starter(concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
+    String out = starterProcess(concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
         png.toAbsolutePath().toString(), "--id", "e2e-can-ref"));
     assertTrue(out.contains(steps + "/" + steps) && out.contains("in 5 runs (continue-as-new)"), out);
     assertEquals(steps + 1, Files.readAllLines(csv).size());

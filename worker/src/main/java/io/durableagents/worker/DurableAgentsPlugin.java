@@ -25,6 +25,9 @@ import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import io.durableagents.activities.tools.ToolActivitiesImpl;
 import io.durableagents.activities.tools.ToolOptions;
 import io.durableagents.activities.tools.ToolRegistry;
+import io.durableagents.activities.tools.mcp.McpServerConfig;
+import io.durableagents.activities.tools.mcp.McpServerConfigs;
+import io.durableagents.activities.tools.mcp.McpToolSet;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
@@ -113,12 +116,20 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final PayloadCodec payloadCodec;
   private final ScenarioRegistry scenarios;
   private final ToolRegistry tools;
+  private final McpToolSet mcpTools;
   private final AgentTracing tracing;
 
   private DurableAgentsPlugin(Builder b) {
     super(NAME);
     this.scenarios = b.scenarios();
-    this.tools = b.toolRegistry();
+    // The tool lists of MCP servers are read once, here, when the worker is built.
+    this.mcpTools = McpToolSet.connect(List.copyOf(b.mcpServers.values()));
+    try {
+      this.tools = b.toolRegistry(mcpTools);
+    } catch (RuntimeException e) {
+      mcpTools.close();
+      throw e;
+    }
     ChatModelProvider.Builder models = ChatModelProvider.newBuilder().settings(b.llmSettings);
     if (!b.models.containsKey(RulesChatModel.MODEL_NAME)) {
       models.register(RulesChatModel.MODEL_NAME,
@@ -177,6 +188,19 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   /** Every tool this plugin's workers know: world actions, external tools and control tools. */
   public ToolRegistry tools() {
     return tools;
+  }
+
+  /**
+   * The connected MCP servers and their tools ({@link Builder#registerMcpServer}): what the worker's
+   * {@code /health} asks about ({@link McpToolSet#problems()}).
+   */
+  public McpToolSet mcpTools() {
+    return mcpTools;
+  }
+
+  /** Stops the clients of the MCP servers, and the processes of stdio ones; call it when the worker stops. */
+  public void closeMcpServers() {
+    mcpTools.close();
   }
 
   /** The tracing this plugin's workers do, if configured; close it when the workers stop. */
@@ -301,6 +325,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private final Map<String, ScenarioRegistration> scenarios = new LinkedHashMap<>();
     private final List<UserTool> userTools = new ArrayList<>();
     private final List<ToolRegistry> toolRegistries = new ArrayList<>();
+    private final Map<String, McpServerConfig> mcpServers = new LinkedHashMap<>();
     private final Map<String, ChatModel> models = new LinkedHashMap<>();
     private long rulesDelayMillis;
     private boolean stickyExecution = true;
@@ -360,8 +385,57 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       if (settings.executionJournal() != null) {
         addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
       }
+      String mcpFiles = env.get(WorkerSettings.MCP_SERVERS);
+      if (mcpFiles != null && !mcpFiles.isBlank()) {
+        // One file, or several separated as in a PATH (agent run adds its spec's servers so).
+        for (String file : mcpFiles.strip().split(java.io.File.pathSeparator)) {
+          if (file.isBlank()) {
+            continue;
+          }
+          try {
+            McpServerConfigs.load(Path.of(file.strip()), env).forEach(this::registerMcpServer);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(WorkerSettings.MCP_SERVERS + "=" + file.strip() + ": "
+                + e.getMessage(), e);
+          }
+        }
+      }
       AgentTracing.fromEnvironment(env).ifPresent(this::setTracing);
       return this;
+    }
+
+    /**
+     * Offers the tools of an MCP server to this plugin's agents: when the plugin is built, the worker
+     * connects to it (starting a stdio server's process), reads its tool list and registers each tool
+     * as an external tool named {@code <server>_<tool>} (its {@link McpServerConfig#toolPrefix()}),
+     * whose calls are activities shown as {@code tool: mcp <server>/<tool>}.
+     *
+     * <pre>{@code
+     * builder.registerMcpServer(McpServerConfig.newBuilder("fs")
+     *     .setCommand(List.of("npx", "-y", "@modelcontextprotocol/server-filesystem", "/data")).build());
+     * }</pre>
+     *
+     * <p>{@link #build()} then fails with a {@link
+     * io.durableagents.activities.tools.mcp.McpServerUnavailableException} naming a server that cannot
+     * be reached, and with an {@link IllegalArgumentException} naming both tools when a name is taken.
+     *
+     * @throws IllegalArgumentException when a server of that name is registered already
+     */
+    public Builder registerMcpServer(McpServerConfig server) {
+      if (server == null) {
+        throw new IllegalArgumentException("registerMcpServer: a server configuration is required");
+      }
+      if (mcpServers.containsKey(server.name())) {
+        throw new IllegalArgumentException("registerMcpServer: two MCP servers are named '" + server.name()
+            + "': " + mcpServers.get(server.name()).describe() + " and " + server.describe());
+      }
+      mcpServers.put(server.name(), server);
+      return this;
+    }
+
+    /** The MCP servers registered so far, by name, in registration order. */
+    public Map<String, McpServerConfig> mcpServers() {
+      return java.util.Collections.unmodifiableMap(mcpServers);
     }
 
     /** Provider settings: keys, base URLs, time-outs. */
@@ -556,6 +630,11 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * @throws IllegalArgumentException naming a tool registered twice
      */
     ToolRegistry toolRegistry() {
+      return toolRegistry(McpToolSet.empty());
+    }
+
+    /** As {@link #toolRegistry()}, with the tools of the connected MCP servers after the registered ones. */
+    ToolRegistry toolRegistry(McpToolSet mcp) {
       ToolRegistry.Builder tools = ToolRegistry.newBuilder();
       for (ScenarioRegistration r : scenarios.values()) {
         tools.addWorldActions(r.actions());
@@ -567,6 +646,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       for (ToolRegistry registry : toolRegistries) {
         tools.addAll(registry);
       }
+      mcp.addTo(tools);
       tools.addControlTools(new FinishTool(), new ThinkTool(), new TodoTools(), new SpawnTools());
       return tools.build();
     }

@@ -21,13 +21,15 @@ import java.util.function.BooleanSupplier;
 /**
  * The worker's HTTP endpoint: Prometheus metrics at {@code /metrics} (the Temporal SDK's own metrics
  * through its Micrometer bridge, ours, and the JVM's heap, threads, GC and CPU) and {@code /health}, which answers 200 while the worker runs and 503
- * otherwise.
+ * otherwise, and 503 with a line per problem when something the worker needs does not answer (an MCP
+ * server: {@code mcp server fs: cannot be reached: ...}).
  */
 public final class MetricsServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Scope scope;
   private final HttpServer server;
+  private volatile java.util.function.Supplier<java.util.Map<String, String>> problems = java.util.Map::of;
 
   /**
    * The address the endpoint listens on: {@value #DEFAULT_HOST} (this machine only) unless this
@@ -73,14 +75,26 @@ public final class MetricsServer implements AutoCloseable {
       }
     });
     server.createContext("/health", exchange -> {
-      boolean ok = healthy.getAsBoolean();
-      byte[] body = (ok ? "ok\n" : "not running\n").getBytes(StandardCharsets.UTF_8);
+      boolean running = healthy.getAsBoolean();
+      java.util.Map<String, String> now = problems.get();
+      boolean ok = running && now.isEmpty();
+      StringBuilder text = new StringBuilder(ok ? "ok\n" : running ? "" : "not running\n");
+      now.forEach((what, why) -> text.append(what).append(": ").append(why).append('\n'));
+      byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(ok ? 200 : 503, body.length);
       try (OutputStream out = exchange.getResponseBody()) {
         out.write(body);
       }
     });
     server.start();
+  }
+
+  /**
+   * What else {@code /health} reports: each entry (e.g. {@code mcp server fs} to {@code cannot be
+   * reached: ...}) makes it answer 503 with a line {@code <what>: <why>}; asked at every request.
+   */
+  public void setProblems(java.util.function.Supplier<java.util.Map<String, String>> problems) {
+    this.problems = problems == null ? java.util.Map::of : problems;
   }
 
   /** The scope to give the service stubs, so that the SDK reports its metrics here. */

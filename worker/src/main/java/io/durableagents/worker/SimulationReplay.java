@@ -12,6 +12,7 @@ import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerOptions;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -37,6 +38,9 @@ public final class SimulationReplay {
 
   private final DurableAgentsPlugin plugin;
   private final DataConverter converter;
+  /** How long replayed workflow code may run without yielding before the SDK calls it a deadlock. */
+  static final long REPLAY_DEADLOCK_DETECTION_TIMEOUT_MS = 60_000;
+
   private final WorkerFactory factory;
   private final Worker worker;
   private int replays;
@@ -50,7 +54,10 @@ public final class SimulationReplay {
     this.plugin = plugin;
     this.converter = client.getOptions().getDataConverter();
     this.factory = WorkerFactory.newInstance(client);
-    this.worker = factory.newWorker("durable-agents-replay-" + UUID.randomUUID());
+    // Replaying runs no timer and waits on nothing: a prefix of thousands of agents on a busy or cold
+    // JVM may keep its workflow thread longer than the SDK's 1 s before it calls it a deadlock.
+    this.worker = factory.newWorker("durable-agents-replay-" + UUID.randomUUID(),
+        WorkerOptions.newBuilder().setDefaultDeadlockDetectionTimeout(REPLAY_DEADLOCK_DETECTION_TIMEOUT_MS).build());
     plugin.initializeWorker(TaskQueues.AGENTS, worker);
   }
 
@@ -191,8 +198,12 @@ public final class SimulationReplay {
           Checkpoint.class, new Object[0]);
     } catch (java.lang.reflect.InvocationTargetException e) {
       Throwable cause = e.getCause();
+      Throwable root = cause;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
       throw new IllegalStateException("replaying '" + run.getWorkflowExecution().getWorkflowId()
-          + "' failed: " + cause, cause);
+          + "' failed: " + cause + (root == cause ? "" : " (" + root + ")"), cause);
     } catch (IllegalAccessException e) {
       throw new IllegalStateException(e);
     }

@@ -1,5 +1,6 @@
 package io.durableagents.worker;
 
+import io.durableagents.activities.tools.mcp.McpServerUnavailableException;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.worker.WorkerFactory;
@@ -48,7 +49,24 @@ public final class WorkerMain {
     WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope());
     boolean sticky = settings.sticky() == WorkerSettings.Sticky.ON
         || (settings.sticky() == WorkerSettings.Sticky.AUTO && !TestServerDetector.stickyQueuesNeverTimeOut(service));
-    DurableAgentsPlugin plugin = pluginBuilder.setStickyExecution(sticky).build();
+    DurableAgentsPlugin plugin;
+    try {
+      plugin = pluginBuilder.setStickyExecution(sticky).build();
+    } catch (IllegalArgumentException | McpServerUnavailableException e) {
+      // A bad setting found late, a clash of tool names or an MCP server that cannot be reached.
+      System.err.println("durable-agents worker: " + e.getMessage());
+      if (e instanceof McpServerUnavailableException) {
+        System.err.println("  Start that server, or fix or remove its entry (" + WorkerSettings.MCP_SERVERS + ").");
+      }
+      service.shutdown();
+      if (metrics != null) {
+        metrics.close();
+      }
+      return 2;
+    }
+    if (metrics != null) {
+      metrics.setProblems(() -> McpHealth.problems(plugin.mcpTools()));
+    }
     WorkflowClient client = connection.client(service, plugin);
     WorkerFactory factory = WorkerFactory.newInstance(client);
     factoryRef[0] = factory;
@@ -58,6 +76,7 @@ public final class WorkerMain {
       factory.shutdown();
       factory.awaitTermination(20, TimeUnit.SECONDS);
       service.shutdown();
+      plugin.closeMcpServers();
       plugin.tracing().ifPresent(io.durableagents.worker.tracing.AgentTracing::close);
       if (metrics != null) {
         metrics.close();

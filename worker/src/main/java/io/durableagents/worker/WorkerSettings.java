@@ -40,6 +40,8 @@ public record WorkerSettings(
   public static final String STICKY = "DURABLE_AGENTS_STICKY";
   public static final String FILES_DIR = "DURABLE_AGENTS_FILES_DIR";
   public static final String EXECUTION_LOG = "DURABLE_AGENTS_EXECUTION_LOG";
+  /** A YAML or JSON file of MCP servers whose tools the worker offers ({@code mcp_servers:}). */
+  public static final String MCP_SERVERS = "DURABLE_AGENTS_MCP_SERVERS";
   public static final String LLM_RATE_LIMIT = "DURABLE_AGENTS_LLM_RATE_LIMIT";
   /** Milliseconds the offline rules model waits before each answer (default 0), for tests and demos. */
   public static final String RULES_DELAY_MS = "DURABLE_AGENTS_RULES_DELAY_MS";

@@ -131,4 +131,20 @@ class CheckpointTest {
         () -> store.load(dir.resolve("none.json").toString()));
     assertEquals("no checkpoint file " + dir.resolve("none.json"), missing.getMessage());
   }
+
+  @Test
+  void theLatestCheckpointIsTheLastWrittenNotALaterStepLeftByAnEarlierRunOfTheSameId() throws Exception {
+    start();
+    // an earlier simulation under this id got to step 6; the one now under it has written step 3 only
+    stub("reused").run(input().withSteps(6).withCheckpointEvery(3));
+    Path earlierSix = store.file("reused", 6);
+    Files.setLastModifiedTime(earlierSix, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+    Checkpoint three = store.load(store.file("reused", 3).toString());
+    store.save(three);
+    assertEquals(store.file("reused", 3), store.latest("reused").orElseThrow());
+    // the newer simulation going on writes later steps again: the newest is the latest
+    store.save(new Checkpoint("reused", 6, store.load(earlierSix.toString()).input()));
+    assertEquals(earlierSix, store.latest("reused").orElseThrow());
+    assertTrue(store.latest("never-ran").isEmpty());
+  }
 }

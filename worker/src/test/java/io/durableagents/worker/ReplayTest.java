@@ -1,5 +1,10 @@
 package io.durableagents.worker;
 
+import io.durableagents.workflows.approval.ApprovalDecision;
+import io.durableagents.workflows.approval.ApprovalOptions;
+import io.durableagents.workflows.approval.ApprovalResult;
+import io.durableagents.workflows.approval.TimeoutDecision;
+import io.durableagents.workflows.approval.ToolApprovals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +26,7 @@ import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
 import io.durableagents.workflows.task.AgentTaskInput;
+import io.durableagents.workflows.task.AgentTaskResult;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
 import io.temporal.client.WorkflowClient;
@@ -104,7 +110,8 @@ class ReplayTest {
         "simulation-steered-episodic.json", "simulation-epstein-groups.json",
         "simulation-epstein-budgeted.json", "agent-group-step.json",
         "simulation-agent-failure-skipped.json", "simulation-checkpointed.json",
-        "simulation-intervened.json")) {
+        "simulation-intervened.json", "agent-task-mcp.json",
+        "agent-task-approval.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -123,8 +130,9 @@ class ReplayTest {
   private record Recorded(String workflowId, WorkflowExecutionHistory history) {}
 
   /** Runs a small simulation per strategy and a task per strategy; returns their histories by file name. */
-  private static Map<String, Recorded> record() {
+  private static Map<String, Recorded> record() throws Exception {
     Map<String, Recorded> out = new LinkedHashMap<>();
+    mcp(out);
     try (TestWorkflowEnvironment env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
         .registerModel(BrokenChatModel.NAME, new BrokenChatModel())
         .setCheckpointStore(new DirectoryCheckpointStore(checkpoints())).build())) {
@@ -184,6 +192,7 @@ class ReplayTest {
                 AgentOptions.newBuilder().setStrategy(s).build()));
         out.put("agent-task-" + s.label() + ".json", new Recorded(id, client.fetchHistory(id)));
       }
+      approval(client, out);
       // Autonomous agents from the example specs, with the rules model: think and todo calls, the plan
       // phase, sub-agents as child workflows (one child's history too) and a judged reflexion round.
       autonomous(client, out, "autonomous-todo-driven.json", "autonomous-replay-todo", "todo-calculator.yaml",
@@ -196,6 +205,61 @@ class ReplayTest {
           client.fetchHistory("autonomous-replay-lead/task-2")));
     }
     return out;
+  }
+
+  /**
+   * A ReAct task whose agent calls a real MCP server's tool ({@code calc_add}, an activity summarised
+   * {@code tool: mcp calc/add}), then finishes.
+   */
+  private static void mcp(Map<String, Recorded> out) throws Exception {
+    ScriptedChatModel model = new ScriptedChatModel()
+        .then(dev.langchain4j.data.message.AiMessage.from(dev.langchain4j.agent.tool.ToolExecutionRequest.builder()
+            .id("call_1").name("calc_add").arguments("{\"a\": 17, \"b\": 25}").build()))
+        .then(dev.langchain4j.data.message.AiMessage.from(dev.langchain4j.agent.tool.ToolExecutionRequest.builder()
+            .id("call_2").name("finish").arguments("{\"answer\": \"42\"}").build()));
+    try (AdderMcpServer server = new AdderMcpServer()) {
+      DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
+          .registerMcpServer(io.durableagents.activities.tools.mcp.McpServerConfig.newBuilder("calc")
+              .setUrl(server.url()).build())
+          .registerModel("mcp-script", model).build();
+      try (TestWorkflowEnvironment env = TestWorkers.start(plugin)) {
+        WorkflowClient client = env.getWorkflowClient();
+        String id = "agent-task-replay-mcp";
+        client.newWorkflowStub(AgentTaskWorkflow.class,
+                WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+            .run(new AgentTaskInput("What is 17 + 25?", List.of("calc_add"),
+                AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("mcp-script").build()));
+        out.put("agent-task-mcp.json", new Recorded(id, client.fetchHistory(id)));
+      } finally {
+        plugin.closeMcpServers();
+      }
+    }
+  }
+
+  /**
+   * A task whose calculator call waits for approval, with a timeout (a timer, cancelled by the decision),
+   * and runs with the arguments of an {@code edit} update.
+   */
+  private static void approval(WorkflowClient client, Map<String, Recorded> out) {
+    String id = "agent-task-replay-approval";
+    AgentTaskWorkflow task = client.newWorkflowStub(AgentTaskWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
+    WorkflowClient.start(task::run, new AgentTaskInput("What is 17 * 23?", List.of("calculator"),
+        AgentOptions.newBuilder().setStrategy(Strategy.REACT).setApproval(new ApprovalOptions(
+            List.of("calculator"), 3600L, TimeoutDecision.APPROVE, null)).build()));
+    io.temporal.client.WorkflowStub run = client.newUntypedWorkflowStub(id);
+    try {
+      ApprovalTest.waitFor(() -> !ApprovalTest.pending(run).isEmpty(), "the calculator call to wait");
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+    run.update(ToolApprovals.EDIT, ApprovalResult.class, new ApprovalDecision("1",
+        io.durableagents.workflows.Json.tryParse("{\"expression\":\"17 * 24\"}"), "replay", "test"));
+    AgentTaskResult result = run.getResult(AgentTaskResult.class);
+    if (!result.turns().get(0).outcomes().get(0).output().contains("408")) {
+      throw new AssertionError("the edited call did not run: " + result.turns());
+    }
+    out.put("agent-task-approval.json", new Recorded(id, client.fetchHistory(id)));
   }
 
   private static void autonomous(WorkflowClient client, Map<String, Recorded> out, String file, String id,

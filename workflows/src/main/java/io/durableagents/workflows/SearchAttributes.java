@@ -16,8 +16,15 @@ public final class SearchAttributes {
   /** The simulation a fork (or a run started from a checkpoint) came from: {@code ForkedFrom = "sim-..."}. */
   public static final SearchAttributeKey<String> FORKED_FROM = SearchAttributeKey.forKeyword("ForkedFrom");
 
+  /**
+   * True while a tool call of the run waits for a person's decision ({@code AwaitingApproval = true} in the
+   * UI's list finds them); set only when the run's approval options ask for it.
+   */
+  public static final SearchAttributeKey<Boolean> AWAITING_APPROVAL = SearchAttributeKey.forBoolean("AwaitingApproval");
+
   /** All of them. */
-  public static final List<SearchAttributeKey<?>> ALL = List.of(SCENARIO, STRATEGY, SIM_STEP, FORKED_FROM);
+  public static final List<SearchAttributeKey<?>> ALL =
+      List.of(SCENARIO, STRATEGY, SIM_STEP, FORKED_FROM, AWAITING_APPROVAL);
 
   private SearchAttributes() {}
 }

@@ -3,6 +3,7 @@ package io.durableagents.activities.checkpoint;
 import io.durableagents.workflows.simulation.Checkpoint;
 import io.durableagents.workflows.simulation.CheckpointSaved;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -11,8 +12,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -95,7 +98,12 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
   }
 
-  /** The newest checkpoint file of {@code simulationId} in this directory (highest step), if any. */
+  /**
+   * The checkpoint file of {@code simulationId} written last in this directory, if any: the latest
+   * state of the latest simulation of that id. Not the highest step: an earlier simulation that used
+   * the same id (finished, lost with an in-memory Temporal, or gone on from an earlier checkpoint) may
+   * have left files of later steps than the current one has reached. Equal times go to the higher step.
+   */
   public Optional<Path> latest(String simulationId) {
     Path dir = directory.resolve(safe(simulationId));
     if (!Files.isDirectory(dir)) {
@@ -103,9 +111,20 @@ public final class DirectoryCheckpointStore implements CheckpointStore {
     }
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(p -> p.getFileName().toString().matches("step-\\d+\\.json"))
-          .max(Comparator.comparing(p -> p.getFileName().toString()));
-    } catch (IOException e) {
+          .map(p -> Map.entry(p, modified(p)))
+          .max(Comparator.<Map.Entry<Path, FileTime>, FileTime>comparing(Map.Entry::getValue)
+              .thenComparing(e -> e.getKey().getFileName().toString()))
+          .map(Map.Entry::getKey);
+    } catch (IOException | UncheckedIOException e) {
       return Optional.empty();
+    }
+  }
+
+  private static FileTime modified(Path file) {
+    try {
+      return Files.getLastModifiedTime(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -20,5 +20,14 @@ public final class MetricNames {
   /** Agent steps, by strategy (counted by the workflow, as {@code AgentStepWorkflowImpl.AGENT_STEPS}). */
   public static final String AGENT_STEPS = io.durableagents.workflows.agent.AgentStepWorkflowImpl.AGENT_STEPS;
 
+  /**
+   * Tool calls that waited for approval, by outcome ({@code approved}, {@code edited}, {@code denied},
+   * {@code timeout_approved}, {@code timeout_denied}) and tool (counted by the workflow).
+   */
+  public static final String APPROVALS = io.durableagents.workflows.approval.ApprovalBook.APPROVALS;
+
+  /** How long tool calls waited for their decision, by outcome (timed by the workflow). */
+  public static final String APPROVAL_WAIT = io.durableagents.workflows.approval.ApprovalBook.APPROVAL_WAIT;
+
   private MetricNames() {}
 }

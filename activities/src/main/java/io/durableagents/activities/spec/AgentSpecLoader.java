@@ -2,6 +2,7 @@ package io.durableagents.activities.spec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.durableagents.workflows.approval.ApprovalOptions;
 import io.durableagents.workflows.autonomous.AgentSpec;
 import io.durableagents.workflows.autonomous.ReasoningPattern;
 import io.durableagents.workflows.autonomous.TodoList;
@@ -11,7 +12,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import io.durableagents.activities.tools.mcp.McpServerConfig;
+import io.durableagents.activities.tools.mcp.McpServerConfigs;
 
 /**
  * Reads an agent spec from YAML (InitRunner's format) and validates it into the {@link AgentSpec} an
@@ -26,7 +30,10 @@ import java.util.Set;
  *
  * <p>A spec may name the worker's own registered tools and models as it names the built-in ones
  * ({@code - type: weather} in {@code tools}, {@code model: my-model}) when the loader is given them
- * ({@link RegisteredNames}); without, it knows the built-ins only.
+ * ({@link RegisteredNames}); without, it knows the built-ins only. {@code spec.mcp_servers} gives the
+ * agent the tools of MCP servers the registered names know ({@link RegisteredNames#withMcpTools}),
+ * expanded into tool names ({@code fs_read_text_file}): the workflow sees names only, never a command,
+ * a URL or a header.
  *
  * <pre>{@code
  * AgentSpec spec = AgentSpecLoader.load(Path.of("examples/todo-calculator.yaml"));
@@ -117,7 +124,8 @@ public final class AgentSpecLoader {
     if (!spec.isObject()) {
       throw new AgentSpecException("spec", "missing: the spec section holds role, model, tools, reasoning and guardrails");
     }
-    allowOnly(spec, "spec", "role", "model", "tools", "reasoning", "autonomy", "guardrails");
+    allowOnly(spec, "spec", "role", "model", "tools", "mcp_servers", "reasoning", "autonomy", "guardrails",
+        "requires_approval", "approval_timeout", "approval_default");
     String role = text(spec, "role", null);
 
     String model = "rules";
@@ -187,6 +195,12 @@ public final class AgentSpecLoader {
           if (!external.contains(type)) {
             external.add(type);
           }
+      }
+    }
+
+    for (String tool : mcpTools(spec.path("mcp_servers"), registered)) {
+      if (!external.contains(tool)) {
+        external.add(tool);
       }
     }
 
@@ -271,8 +285,175 @@ public final class AgentSpecLoader {
             Integer.MAX_VALUE) : null;
     Integer timeout = g.hasNonNull("timeout_seconds")
         ? integer(g, "spec.guardrails.timeout_seconds", "timeout_seconds", 0, 1, 7 * 24 * 3600) : null;
+    ApprovalOptions approval = ApprovalSpecs.parse(spec, external);
+    if (spawn != null && approval != null) {
+      List<AgentSpec.SubAgent> inheriting = new ArrayList<>();
+      for (AgentSpec.SubAgent a : spawn.agents()) {
+        inheriting.add(new AgentSpec.SubAgent(a.name(), a.description(),
+            a.spec().withApproval(ApprovalSpecs.inherit(approval, a.spec()))));
+      }
+      spawn = new AgentSpec.Spawn(spawn.maxConcurrent(), spawn.maxDepth(), spawn.timeoutSeconds(), inheriting);
+    }
     return new AgentSpec(name, description, role, model, temperature, think, todo, spawn, external,
-        reasoning, new AgentSpec.Guardrails(maxIterations, budget, timeout));
+        reasoning, new AgentSpec.Guardrails(maxIterations, budget, timeout), approval);
+  }
+
+  /**
+   * The MCP servers a spec defines itself ({@code spec.mcp_servers} entries with a {@code command} or
+   * a {@code url}), checked: what {@code agent run} connects and hands to the worker it starts. Entries
+   * that only name a server (and maybe pick its {@code tools}) are the worker's and are not returned.
+   *
+   * @throws AgentSpecException naming the field at fault and what is allowed
+   */
+  public static List<McpServerConfig> mcpServerDefinitions(Path file, Map<String, String> env) {
+    JsonNode servers = mcpServersNode(file);
+    List<McpServerConfig> out = new ArrayList<>();
+    servers.fields().forEachRemaining(e -> {
+      if (isDefinition(e.getValue())) {
+        try {
+          out.add(McpServerConfigs.parse(e.getValue().isObject() ? singleton(e.getKey(), e.getValue()) : null,
+              "spec.mcp_servers", env).get(0));
+        } catch (IllegalArgumentException bad) {
+          throw specError("spec.mcp_servers." + e.getKey(), bad);
+        }
+      }
+    });
+    return out;
+  }
+
+  /**
+   * The {@code mcp_servers} section of the spec in {@code file} as written (variables such as {@code
+   * ${TOKEN}} not yet replaced), its definitions only, as a document {@code mcp_servers: {...}}: what
+   * {@code agent run} gives the worker it starts, which reads it from {@code DURABLE_AGENTS_MCP_SERVERS}.
+   * Null when the spec defines no server.
+   */
+  public static String mcpServerDefinitionsDocument(Path file) {
+    JsonNode servers = mcpServersNode(file);
+    var doc = YAML.createObjectNode();
+    var defs = doc.putObject("mcp_servers");
+    servers.fields().forEachRemaining(e -> {
+      if (isDefinition(e.getValue())) {
+        defs.set(e.getKey(), e.getValue());
+      }
+    });
+    if (defs.isEmpty()) {
+      return null;
+    }
+    try {
+      return YAML.writeValueAsString(doc);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Whether the spec in {@code file} has a {@code spec.mcp_servers} section with a server in it. */
+  public static boolean hasMcpServers(Path file) {
+    return !mcpServersNode(file).isEmpty();
+  }
+
+  private static JsonNode mcpServersNode(Path file) {
+    JsonNode root;
+    try {
+      root = YAML.readTree(Files.readString(file));
+    } catch (IOException e) {
+      throw new AgentSpecException(file.toString(), "cannot read the spec: " + e.getMessage());
+    }
+    JsonNode servers = root == null ? null : root.path("spec").path("mcp_servers");
+    if (servers == null || servers.isMissingNode() || servers.isNull()) {
+      return YAML.createObjectNode();
+    }
+    if (!servers.isObject()) {
+      throw new AgentSpecException("spec.mcp_servers", MCP_SERVERS_SHAPE);
+    }
+    return servers;
+  }
+
+  private static final String MCP_SERVERS_SHAPE = "a map from server name to {command | url, tools, ...} "
+      + "(a server of its own) or {tools} (one the worker has)";
+
+  /** Whether an entry defines its server (how to reach it), rather than naming one the worker has. */
+  private static boolean isDefinition(JsonNode entry) {
+    return entry != null && entry.isObject() && (entry.has("command") || entry.has("url"));
+  }
+
+  /** {@code spec.mcp_servers.fs.url: ...} from the server parser, as the loader's errors name fields. */
+  private static AgentSpecException specError(String at, IllegalArgumentException bad) {
+    String m = bad.getMessage();
+    int colon = m.indexOf(": ");
+    if (m.startsWith("spec.mcp_servers.") && colon > 0) {
+      return new AgentSpecException(m.substring(0, colon), m.substring(colon + 2));
+    }
+    return new AgentSpecException(at, m);
+  }
+
+  private static JsonNode singleton(String name, JsonNode entry) {
+    var map = YAML.createObjectNode();
+    map.set(name, entry);
+    return map;
+  }
+
+  /**
+   * The registered names of the tools a spec's {@code mcp_servers} gives its agent: every tool the
+   * worker offers of each server, or those its {@code tools} picks.
+   */
+  private static List<String> mcpTools(JsonNode servers, RegisteredNames registered) {
+    List<String> out = new ArrayList<>();
+    if (servers.isMissingNode() || servers.isNull()) {
+      return out;
+    }
+    if (!servers.isObject()) {
+      throw new AgentSpecException("spec.mcp_servers", MCP_SERVERS_SHAPE);
+    }
+    Iterator<Map.Entry<String, JsonNode>> entries = servers.fields();
+    while (entries.hasNext()) {
+      Map.Entry<String, JsonNode> e = entries.next();
+      String at = "spec.mcp_servers." + e.getKey();
+      JsonNode entry = e.getValue();
+      if (entry == null || entry.isNull()) {
+        entry = YAML.createObjectNode();
+      }
+      if (!entry.isObject()) {
+        throw new AgentSpecException(at, MCP_SERVERS_SHAPE);
+      }
+      if (isDefinition(entry)) {
+        try {
+          McpServerConfigs.parse(singleton(e.getKey(), entry), "spec.mcp_servers", Map.of()).get(0);
+        } catch (IllegalArgumentException bad) {
+          // A variable is the worker's to fill in; any other mistake is the spec's.
+          if (!bad.getMessage().contains("which is not set")) {
+            throw specError(at, bad);
+          }
+        }
+      } else {
+        allowOnly(entry, at, "tools");
+      }
+      Map<String, String> offered = registered.mcpServers().get(e.getKey());
+      if (offered == null) {
+        throw new AgentSpecException(at, "the worker has no MCP server '" + e.getKey() + "'"
+            + (registered.mcpServers().isEmpty() ? " (it has none)"
+                : "; it has: " + String.join(", ", registered.mcpServers().keySet()))
+            + (isDefinition(entry) ? "" : "; define it here with command or url, or give it to the worker "
+                + "(DURABLE_AGENTS_MCP_SERVERS)"));
+      }
+      JsonNode tools = entry.path("tools");
+      if (tools.isMissingNode() || tools.isNull()) {
+        out.addAll(offered.values());
+        continue;
+      }
+      if (!tools.isArray() || tools.isEmpty()) {
+        throw new AgentSpecException(at + ".tools", "a list of the server's tools; it has: "
+            + String.join(", ", offered.keySet()));
+      }
+      for (JsonNode t : tools) {
+        String name = offered.get(t.asText());
+        if (name == null) {
+          throw new AgentSpecException(at + ".tools", "'" + t.asText() + "' is not one of: "
+              + String.join(", ", offered.keySet()));
+        }
+        out.add(name);
+      }
+    }
+    return out;
   }
 
   /** The tool types a spec may list: the built-in ones, then the registered external tools. */

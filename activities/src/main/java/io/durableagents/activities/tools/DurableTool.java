@@ -66,4 +66,11 @@ public @interface DurableTool {
    * agent reads it as an error observation. Added to the options' own.
    */
   Class<? extends Throwable>[] nonRetryable() default {};
+
+  /**
+   * Every call waits for a person's decision ({@code approve}, {@code deny} with a reason, or {@code edit}
+   * with other arguments) before it runs, in every run on this worker; see {@code docs/approvals.md}.
+   * False: the options' value.
+   */
+  boolean requiresApproval() default false;
 }

@@ -137,6 +137,16 @@ public final class ToolActivitiesImpl implements ToolActivities {
   }
 
   private ToolExecutionResult invoke(ToolRegistry.Entry tool, ToolExecutionRequest request, ToolCallContext call) {
+    Optional<ToolInvoker> invoker = tool.invoker();
+    if (invoker.isPresent()) {
+      String out;
+      try {
+        out = invoker.get().invoke(request.arguments(), call);
+      } catch (Exception e) {
+        return failed(tool, request, e);
+      }
+      return new ToolExecutionResult(request.toolCallId(), request.name(), out == null ? "" : out, false);
+    }
     Object[] args;
     try {
       args = arguments(tool.method(), request.arguments(), call);
@@ -147,24 +157,7 @@ public final class ToolActivitiesImpl implements ToolActivities {
     try {
       out = tool.method().invoke(tool.target(), args);
     } catch (InvocationTargetException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IllegalArgumentException) {
-        // Bad input: the same call would fail the same way on every retry.
-        return error(request, cause.getMessage() == null ? request.name() + ": invalid input" : cause.getMessage());
-      }
-      if (cause instanceof ApplicationFailure) {
-        throw (ApplicationFailure) cause;
-      }
-      if (cause instanceof ActivityCompletionException) {
-        // From the tool's own heartbeat: the call was cancelled or timed out.
-        throw (ActivityCompletionException) cause;
-      }
-      if (tool.options().isNonRetryable(cause)) {
-        throw ApplicationFailure.newNonRetryableFailureWithCause(
-            request.name() + " failed: " + cause, ToolFailureTypes.TOOL_FAILED_PERMANENTLY, cause);
-      }
-      throw ApplicationFailure.newFailureWithCause(
-          request.name() + " failed: " + cause, ToolFailureTypes.TOOL_FAILED, cause);
+      return failed(tool, request, e.getCause());
     } catch (IllegalArgumentException e) {
       // Thrown by reflection itself, not by the tool: an argument could not be passed (e.g. a missing
       // optional value for a primitive parameter).
@@ -175,6 +168,30 @@ public final class ToolActivitiesImpl implements ToolActivities {
           "cannot call " + request.name() + ": " + e.getMessage(), ToolFailureTypes.TOOL_FAILED, e);
     }
     return new ToolExecutionResult(request.toolCallId(), request.name(), out == null ? "" : out.toString(), false);
+  }
+
+  /**
+   * What a tool's exception means: bad input is an error observation, an {@link ApplicationFailure}
+   * or a cancellation passes on, a non-retryable type fails the call once, anything else is retried.
+   */
+  private static ToolExecutionResult failed(ToolRegistry.Entry tool, ToolExecutionRequest request, Throwable cause) {
+    if (cause instanceof IllegalArgumentException) {
+      // Bad input: the same call would fail the same way on every retry.
+      return error(request, cause.getMessage() == null ? request.name() + ": invalid input" : cause.getMessage());
+    }
+    if (cause instanceof ApplicationFailure) {
+      throw (ApplicationFailure) cause;
+    }
+    if (cause instanceof ActivityCompletionException) {
+      // From the tool's own heartbeat: the call was cancelled or timed out.
+      throw (ActivityCompletionException) cause;
+    }
+    if (tool.options().isNonRetryable(cause)) {
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          request.name() + " failed: " + cause, ToolFailureTypes.TOOL_FAILED_PERMANENTLY, cause);
+    }
+    throw ApplicationFailure.newFailureWithCause(
+        request.name() + " failed: " + cause, ToolFailureTypes.TOOL_FAILED, cause);
   }
 
   /**

@@ -35,10 +35,20 @@ public final class ToolOptions {
 
   private final ToolPolicy policy;
   private final List<Class<? extends Throwable>> nonRetryable;
+  private final boolean requiresApproval;
 
-  private ToolOptions(ToolPolicy policy, List<Class<? extends Throwable>> nonRetryable) {
+  private ToolOptions(ToolPolicy policy, List<Class<? extends Throwable>> nonRetryable, boolean requiresApproval) {
     this.policy = policy;
     this.nonRetryable = List.copyOf(nonRetryable);
+    this.requiresApproval = requiresApproval;
+  }
+
+  /**
+   * Whether every call of the tool waits for a person's decision ({@code approve}, {@code deny} or {@code
+   * edit}) before it runs, in every run on this worker.
+   */
+  public boolean requiresApproval() {
+    return requiresApproval;
   }
 
   /** Today's defaults for every tool. */
@@ -48,12 +58,12 @@ public final class ToolOptions {
 
   /** A builder starting from the defaults. */
   public static Builder newBuilder() {
-    return new Builder(ToolPolicy.DEFAULT, List.of());
+    return new Builder(ToolPolicy.DEFAULT, List.of(), false);
   }
 
   /** A builder starting from {@code options}. */
   public static Builder newBuilder(ToolOptions options) {
-    return new Builder(options.policy, options.nonRetryable);
+    return new Builder(options.policy, options.nonRetryable, options.requiresApproval);
   }
 
   /** The timeouts and retry policy, as workflow code reads them. */
@@ -105,6 +115,9 @@ public final class ToolOptions {
       b.setMaximumInterval(duration("maximumInterval", annotation.maximumInterval()));
     }
     b.addNonRetryable(annotation.nonRetryable());
+    if (annotation.requiresApproval()) {
+      b.setRequiresApproval(true);
+    }
     try {
       return b.build();
     } catch (IllegalArgumentException e) {
@@ -126,7 +139,8 @@ public final class ToolOptions {
 
   @Override
   public String toString() {
-    return "ToolOptions" + policy + " nonRetryable=" + nonRetryable.stream().map(Class::getName).toList();
+    return "ToolOptions" + policy + " nonRetryable=" + nonRetryable.stream().map(Class::getName).toList()
+        + (requiresApproval ? " requiresApproval" : "");
   }
 
   /** Builds {@link ToolOptions}; every setting starts at its default. */
@@ -138,8 +152,10 @@ public final class ToolOptions {
     private double backoffCoefficient;
     private Duration maximumInterval;
     private final Set<Class<? extends Throwable>> nonRetryable = new LinkedHashSet<>();
+    private boolean requiresApproval;
 
-    private Builder(ToolPolicy from, List<Class<? extends Throwable>> nonRetryable) {
+    private Builder(ToolPolicy from, List<Class<? extends Throwable>> nonRetryable, boolean requiresApproval) {
+      this.requiresApproval = requiresApproval;
       this.startToCloseTimeout = from.startToCloseTimeout();
       this.heartbeatTimeout = from.heartbeatTimeout();
       this.maximumAttempts = from.maximumAttempts();
@@ -204,6 +220,15 @@ public final class ToolOptions {
     }
 
     /**
+     * Whether every call waits for a person's decision before it runs (default false); see {@code
+     * docs/approvals.md}.
+     */
+    public Builder setRequiresApproval(boolean requiresApproval) {
+      this.requiresApproval = requiresApproval;
+      return this;
+    }
+
+    /**
      * The options.
      *
      * @throws IllegalArgumentException naming the setting whose value is not allowed, and what is
@@ -211,7 +236,7 @@ public final class ToolOptions {
     public ToolOptions build() {
       ToolPolicy policy = new ToolPolicy(startToCloseTimeout, heartbeatTimeout, maximumAttempts,
           initialInterval, backoffCoefficient, maximumInterval);
-      return new ToolOptions(policy, new ArrayList<>(nonRetryable));
+      return new ToolOptions(policy, new ArrayList<>(nonRetryable), requiresApproval);
     }
   }
 }

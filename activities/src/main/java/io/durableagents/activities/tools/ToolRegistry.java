@@ -3,12 +3,14 @@ package io.durableagents.activities.tools;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.agent.tool.ToolSpecifications;
+import io.durableagents.workflows.tools.ToolArgumentCheck;
 import io.durableagents.workflows.tools.ToolPolicies;
 import io.durableagents.workflows.tools.ToolPolicy;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,8 +41,9 @@ public final class ToolRegistry {
    *
    * @param specification its schema, as models see it
    * @param kind who carries its calls out
-   * @param target the object whose method implements it
-   * @param method the {@code @Tool} method
+   * @param target the object whose method implements it, or the {@link ToolInvoker} of a tool that
+   *     is not a method (then {@code method} is null)
+   * @param method the {@code @Tool} method, or null for a {@link ToolInvoker}
    * @param options the options of its calls (external tools; the defaults for other kinds)
    */
   public record Entry(ToolSpecification specification, ToolKind kind, Object target, Method method,
@@ -56,6 +59,11 @@ public final class ToolRegistry {
 
     public String name() {
       return specification.name();
+    }
+
+    /** The invoker of a tool that is not a {@code @Tool} method (an MCP server's), else empty. */
+    public Optional<ToolInvoker> invoker() {
+      return method == null && target instanceof ToolInvoker invoker ? Optional.of(invoker) : Optional.empty();
     }
   }
 
@@ -90,12 +98,23 @@ public final class ToolRegistry {
    */
   public ToolPolicies policies() {
     Map<String, ToolPolicy> byTool = new LinkedHashMap<>();
+    Map<String, String> callLabels = new LinkedHashMap<>();
+    Set<String> requiringApproval = new LinkedHashSet<>();
     for (Entry e : entries.values()) {
       if (e.kind() == ToolKind.EXTERNAL) {
         byTool.put(e.name(), e.options().policy());
+        e.invoker().map(ToolInvoker::callLabel).ifPresent(label -> callLabels.put(e.name(), label));
+        if (e.options().requiresApproval()) {
+          requiringApproval.add(e.name());
+        }
       }
     }
-    return ToolPolicies.of(byTool);
+    return ToolPolicies.of(byTool).withCallLabels(callLabels).withApprovalRequired(requiringApproval)
+        .withArgumentCheck((tool, arguments) -> {
+          Entry e = entries.get(tool);
+          return e == null ? ToolArgumentCheck.OBJECT_ONLY.problems(tool, arguments)
+              : ToolCallValidator.validate(e.specification(), arguments);
+        });
   }
 
   /**
@@ -165,6 +184,21 @@ public final class ToolRegistry {
     }
 
     /**
+     * Registers an external tool that is not a {@code @Tool} method, such as an MCP server's: {@code
+     * specification} is what models see, {@code invoker} runs its calls (as activities, like every
+     * external tool's), with {@code options}.
+     *
+     * @throws IllegalArgumentException naming both tools when the name is taken
+     */
+    public Builder addExternalTool(ToolSpecification specification, ToolInvoker invoker, ToolOptions options) {
+      if (specification == null || invoker == null) {
+        throw new IllegalArgumentException("addExternalTool: a specification and an invoker are required");
+      }
+      put(new Entry(specification, ToolKind.EXTERNAL, invoker, null, options));
+      return this;
+    }
+
+    /**
      * Registers every {@code @Tool} method of each object as a control tool ({@link ToolKind#CONTROL}):
      * its schema is offered to models, its calls are handled by the workflow.
      */
@@ -222,16 +256,26 @@ public final class ToolRegistry {
     private void put(Entry entry) {
       Entry existing = entries.get(entry.name());
       if (existing != null) {
-        if (existing.kind() == entry.kind() && existing.method().equals(entry.method())) {
+        if (existing.kind() == entry.kind() && existing.method() != null
+            && existing.method().equals(entry.method())) {
+          return;
+        }
+        if (existing.kind() == entry.kind() && existing.method() == null && existing.target() == entry.target()) {
           return;
         }
         throw new IllegalArgumentException("two tools are named '" + entry.name() + "': "
-            + describe(existing) + " and " + describe(entry) + "; rename one with @Tool(name = ...)");
+            + describe(existing) + " and " + describe(entry) + "; rename one "
+            + (existing.method() == null || entry.method() == null
+                ? "(an MCP server's tools with its tool_prefix, a method with @Tool(name = ...))"
+                : "with @Tool(name = ...)"));
       }
       entries.put(entry.name(), entry);
     }
 
     private static String describe(Entry e) {
+      if (e.method() == null) {
+        return e.invoker().map(ToolInvoker::origin).orElse(String.valueOf(e.target())) + " (" + label(e.kind()) + ")";
+      }
       return describe(e.method()) + " (" + label(e.kind()) + ")";
     }
 

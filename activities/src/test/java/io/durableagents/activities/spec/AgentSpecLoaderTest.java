@@ -91,7 +91,7 @@ class AgentSpecLoaderTest {
     rejected("  guardrails:\n    max_iterations: 0\n", "spec.guardrails.max_iterations", "from 1");
     rejected("  guardrails:\n    autonomous_token_budget: -5\n", "spec.guardrails.autonomous_token_budget");
     rejected("  model: gpt\n", "spec.model", "rules, openai:<model>, anthropic:<model>, ollama:<model>");
-    rejected("  reasonning: {}\n", "spec.reasonning", "allowed: role, model, tools, reasoning, autonomy, guardrails");
+    rejected("  reasonning: {}\n", "spec.reasonning", "allowed: role, model, tools, mcp_servers, reasoning, autonomy, guardrails");
     rejected("  model:\n    provider: openai\n    name: o3-mini\n    thinking: high\n", "spec.model.thinking");
   }
 
@@ -105,6 +105,56 @@ class AgentSpecLoaderTest {
     assertEquals(List.of("calculator"), helper.spec().tools());
     assertEquals(2, spec.spawn().maxDepth());
     assertEquals(300, spec.spawn().timeoutSeconds());
+  }
+
+  @Test
+  void requiresApprovalNamesExternalToolsWithAnOptionalTimeoutAndDefault() {
+    AgentSpec spec = parse("  tools:\n    - type: calculator\n    - type: read_file\n"
+        + "  requires_approval: [read_file]\n  approval_timeout: 30m\n  approval_default: approve\n");
+    assertEquals(List.of("read_file"), spec.approval().tools());
+    assertEquals(1800L, spec.approval().timeoutSeconds());
+    assertEquals(io.durableagents.workflows.approval.TimeoutDecision.APPROVE, spec.approval().timeoutDecision());
+    assertEquals(7200L, parse("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n"
+        + "  approval_timeout: PT2H\n").approval().timeoutSeconds());
+    assertEquals(90L, parse("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n"
+        + "  approval_timeout: 90\n").approval().timeoutSeconds());
+    assertEquals(io.durableagents.workflows.approval.TimeoutDecision.DENY,
+        parse("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_timeout: 1d\n")
+            .approval().timeoutDecision(), "deny is the default decision");
+    assertEquals(null, parse("  tools: [{type: calculator}]\n").approval());
+
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [read_file]\n", "spec.requires_approval[0]",
+        "'read_file' is not one of this agent's external tools: calculator");
+    rejected("  tools: [{type: think}]\n  requires_approval: [think]\n", "spec.requires_approval[0]",
+        "(it has none)", "think, todo and spawn run in the workflow");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: calculator\n", "spec.requires_approval",
+        "a list of tool names");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_timeout: soon\n",
+        "spec.approval_timeout", "not a duration", "90s, 30m, 2h, 1d");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_timeout: 0\n",
+        "spec.approval_timeout", "from 1 second");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_default: maybe\n",
+        "spec.approval_default", "deny, approve");
+    rejected("  tools: [{type: calculator}]\n  requires_approval: [calculator]\n  approval_default: approve\n",
+        "spec.approval_default", "set approval_timeout too");
+    rejected("  tools: [{type: calculator}]\n  approval_timeout: 1h\n", "spec.approval_timeout",
+        "no tool requires approval");
+  }
+
+  @Test
+  void subAgentsWaitForTheToolsTheirParentRequiresApprovalFor() {
+    AgentSpec spec = parse("  tools:\n    - type: calculator\n    - type: spawn\n      agents:\n"
+        + "        - name: counter\n          description: counts\n          spec:\n            tools:\n"
+        + "              - type: calculator\n              - type: read_file\n"
+        + "            requires_approval: [read_file]\n"
+        + "        - name: thinker\n          description: thinks\n          spec:\n            tools:\n"
+        + "              - type: think\n"
+        + "  requires_approval: [calculator]\n  approval_timeout: 1h\n");
+    AgentSpec counter = spec.spawn().agents().get(0).spec();
+    assertEquals(List.of("read_file", "calculator"), counter.approval().tools(),
+        "its own, and its parent's that it has");
+    assertEquals(3600L, counter.approval().timeoutSeconds(), "the parent's timeout, having none of its own");
+    assertEquals(null, spec.spawn().agents().get(1).spec().approval(), "no tool of its parent's: nothing waits");
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.durableagents.workflows.simulation.AgentStepFailures;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 
+import io.durableagents.workflows.approval.ApprovalBook;
 import io.durableagents.workflows.scenario.BuiltinScenarios;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.tools.ToolPolicies;
@@ -38,6 +39,7 @@ public class AgentGroupStepWorkflowImpl implements AgentGroupStepWorkflow {
 
   @Override
   public List<AgentStepResult> steps(AgentGroupStepInput input) {
+    ApprovalBook.current(toolPolicies);
     List<Promise<AgentStepResult>> running = new ArrayList<>();
     for (AgentStepInput agent : input.agents()) {
       AgentRuntime runtime = new AgentRuntime(agent, true, toolPolicies);

@@ -2,6 +2,7 @@ package io.durableagents.workflows.agent;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.durableagents.workflows.approval.ApprovalOptions;
 import io.durableagents.workflows.llm.ToolChoice;
 import java.util.List;
 
@@ -45,6 +46,8 @@ import java.util.List;
  *     means it, so that old histories read the same) records the step as failed, the agent takes no
  *     action and the run goes on; {@link AgentFailureMode#STOP} ends the run with the failure. The
  *     simulation's {@code agentOptions} decide, not a role's
+ * @param approval which tools' calls wait for a person's decision, and for how long ({@link
+ *     ApprovalOptions}); null: none but those registered with {@code requiresApproval} on the worker
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -63,7 +66,8 @@ public record AgentOptions(
     Integer maxPlanSteps,
     Integer replanOnFailure,
     Integer ttl,
-    AgentFailureMode onAgentFailure) {
+    AgentFailureMode onAgentFailure,
+    ApprovalOptions approval) {
 
   /** The offline rule-based policy; it needs no network and no key. */
   public static final String DEFAULT_MODEL = "rules";
@@ -93,6 +97,15 @@ public record AgentOptions(
     maxPlanSteps = atLeast("maxPlanSteps", maxPlanSteps, DEFAULT_MAX_PLAN_STEPS, 1);
     replanOnFailure = atLeast("replanOnFailure", replanOnFailure, DEFAULT_REPLAN_ON_FAILURE, 0);
     ttl = atLeast("ttl", ttl, DEFAULT_TTL, 1);
+  }
+
+  /** The options as they were before approvals: no tool waits by them. */
+  public AgentOptions(Strategy strategy, String model, ToolChoice toolChoice, List<String> selectedTools,
+      Double temperature, Integer maxCorrections, Integer maxIterations, ActionFormat actionFormat,
+      Long tokenBudget, Integer maxObservationChars, Integer repeatLimit, Integer maxPlanSteps,
+      Integer replanOnFailure, Integer ttl, AgentFailureMode onAgentFailure) {
+    this(strategy, model, toolChoice, selectedTools, temperature, maxCorrections, maxIterations, actionFormat,
+        tokenBudget, maxObservationChars, repeatLimit, maxPlanSteps, replanOnFailure, ttl, onAgentFailure, null);
   }
 
   /** {@link #onAgentFailure()}, or its default {@link AgentFailureMode#SKIP} when unset. */
@@ -134,7 +147,8 @@ public record AgentOptions(
         .setMaxPlanSteps(maxPlanSteps)
         .setReplanOnFailure(replanOnFailure)
         .setTtl(ttl)
-        .setOnAgentFailure(onAgentFailure);
+        .setOnAgentFailure(onAgentFailure)
+        .setApproval(approval);
   }
 
   /** Builds {@link AgentOptions}; unset values take the defaults. */
@@ -154,8 +168,15 @@ public record AgentOptions(
     private Integer replanOnFailure;
     private Integer ttl;
     private AgentFailureMode onAgentFailure;
+    private ApprovalOptions approval;
 
     private Builder() {}
+
+    /** Which tools' calls wait for a person's decision (default: none by these options). */
+    public Builder setApproval(ApprovalOptions approval) {
+      this.approval = approval;
+      return this;
+    }
 
     /** In simulations: skip (default) or stop on an agent step that fails for good. */
     public Builder setOnAgentFailure(AgentFailureMode onAgentFailure) {
@@ -236,7 +257,7 @@ public record AgentOptions(
     public AgentOptions build() {
       return new AgentOptions(strategy, model, toolChoice, selectedTools, temperature,
           maxCorrections, maxIterations, actionFormat, tokenBudget, maxObservationChars,
-          repeatLimit, maxPlanSteps, replanOnFailure, ttl, onAgentFailure);
+          repeatLimit, maxPlanSteps, replanOnFailure, ttl, onAgentFailure, approval);
     }
   }
 }

@@ -1,5 +1,8 @@
 package io.durableagents.workflows.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.approval.ApprovalBook;
+import io.durableagents.workflows.approval.ApprovalOutcome;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmActivities;
 import io.durableagents.workflows.llm.LlmCallOptions;
@@ -106,12 +109,48 @@ public final class AgentRuntime {
    * error outcome the agent can read, not a failed step.
    */
   public Promise<ToolOutcome> runTool(ToolCall call) {
-    return runTool(call, ToolCallOptions.summary(call.name()));
+    return runTool(call, toolSummary(call.name()));
   }
 
-  /** Starts an external tool call shown in the Temporal UI with {@code summary}. */
+  /**
+   * The activity summary of a call of {@code tool}: {@code tool: <name>}, or {@code tool: mcp
+   * <server>/<tool>} for an MCP server's tool.
+   */
+  public String toolSummary(String tool) {
+    return toolPolicies.summaryOf(tool);
+  }
+
+  /**
+   * Starts an external tool call shown in the Temporal UI with {@code summary}. A call of a tool that
+   * requires approval (the run's {@link AgentOptions#approval()} or the tool's registration) first waits,
+   * durably, for a person's decision ({@link ApprovalBook}): approved, it runs; edited, it runs with the
+   * reviewer's arguments, and the model reads which; denied (or timed out to deny), it does not run, and
+   * the model reads why as an error observation.
+   */
   public Promise<ToolOutcome> runTool(ToolCall call, String summary) {
     toolCalls++;
+    ApprovalBook approvals = ApprovalBook.current(toolPolicies);
+    if (!approvals.requiresApproval(call.name(), input.options().approval())) {
+      return execute(call, call.arguments(), summary);
+    }
+    String callId = approvals.open(call, input.agentId(), input.observation().step(), input.options().approval());
+    return Async.function(() -> {
+      ApprovalBook.Decision decision = approvals.await(callId);
+      if (!decision.outcome().runs()) {
+        return new ToolOutcome(call.id(), call.name(), decision.observation(), true);
+      }
+      ToolOutcome ran = execute(call, decision.arguments(), summary).get();
+      if (decision.outcome() != ApprovalOutcome.EDITED) {
+        return ran;
+      }
+      String note = "The reviewer changed the arguments of this call to " + decision.arguments()
+          + (decision.reason() == null ? "" : " (" + decision.reason() + ")") + ". Result: ";
+      return new ToolOutcome(ran.toolCallId(), ran.tool(), note + ran.output(), ran.error());
+    });
+  }
+
+  /** Runs the activity of one tool call with {@code arguments}. */
+  private Promise<ToolOutcome> execute(ToolCall call, JsonNode arguments, String summary) {
     ToolActivities tools = Workflow.newActivityStub(ToolActivities.class, ToolCallOptions.forCall(
         toolPolicies.policyOf(call.name()), sharedWorkflow ? summary + " · " + input.agentId() : summary));
     String key =
@@ -122,7 +161,7 @@ public final class AgentRuntime {
             + "/"
             + call.id();
     ToolExecutionRequest request =
-        new ToolExecutionRequest(call.id(), call.name(), call.arguments(), key);
+        new ToolExecutionRequest(call.id(), call.name(), arguments, key);
     return Async.function(tools::execute, request)
         .handle(
             (ToolExecutionResult result, RuntimeException failure) -> {

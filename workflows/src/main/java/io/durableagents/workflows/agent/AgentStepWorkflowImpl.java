@@ -1,6 +1,7 @@
 package io.durableagents.workflows.agent;
 
 import io.durableagents.workflows.agent.cot.CotReasoning;
+import io.durableagents.workflows.approval.ApprovalBook;
 import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
 import io.durableagents.workflows.scenario.BuiltinScenarios;
@@ -43,6 +44,8 @@ public class AgentStepWorkflowImpl implements AgentStepWorkflow {
 
   @Override
   public AgentStepResult step(AgentStepInput input) {
+    // Answers the approvals query (and takes decisions) from the first task on; records nothing.
+    ApprovalBook.current(toolPolicies);
     return run(new AgentRuntime(input, false, toolPolicies), scenarios);
   }
 

@@ -1,6 +1,7 @@
 package io.durableagents.workflows.autonomous;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.durableagents.workflows.approval.ApprovalOptions;
 import java.util.List;
 
 /**
@@ -26,11 +27,25 @@ import java.util.List;
  * @param tools its external tools, by name ({@code calculator}, {@code read_file})
  * @param reasoning the pattern (auto-detection already applied) and its settings
  * @param guardrails the limits of a run
+ * @param approval the tools whose calls wait for a person's decision ({@code requires_approval}), the
+ *     {@code approval_timeout} and its default decision; null: none
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AgentSpec(String name, String description, String role, String model, Double temperature,
     Think think, Todo todo, Spawn spawn, List<String> tools, Reasoning reasoning,
-    Guardrails guardrails) {
+    Guardrails guardrails, ApprovalOptions approval) {
+
+  /** A spec without approvals. */
+  public AgentSpec(String name, String description, String role, String model, Double temperature,
+      Think think, Todo todo, Spawn spawn, List<String> tools, Reasoning reasoning, Guardrails guardrails) {
+    this(name, description, role, model, temperature, think, todo, spawn, tools, reasoning, guardrails, null);
+  }
+
+  /** This spec with {@code approval}. */
+  public AgentSpec withApproval(ApprovalOptions approval) {
+    return new AgentSpec(name, description, role, model, temperature, think, todo, spawn, tools, reasoning,
+        guardrails, approval);
+  }
 
   public AgentSpec {
     tools = tools == null ? List.of() : List.copyOf(tools);

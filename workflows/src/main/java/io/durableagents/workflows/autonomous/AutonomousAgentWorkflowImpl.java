@@ -10,6 +10,7 @@ import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.agent.ToolOutcome;
 import io.durableagents.workflows.agent.react.ReactReasoning;
+import io.durableagents.workflows.approval.ApprovalBook;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmRequest;
 import io.durableagents.workflows.llm.LlmResponse;
@@ -138,6 +139,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
 
   @Override
   public AutonomousAgentResult run(AutonomousAgentInput in) {
+    ApprovalBook.current(toolPolicies);
     if (in == null || in.spec() == null) {
       throw ApplicationFailure.newNonRetryableFailure("no agent spec", AutonomousFailureTypes.INVALID_SPEC);
     }
@@ -302,7 +304,8 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     int left = spec.guardrails().maxIterations() - iterations;
     AgentOptions options = AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel(spec.model())
         .setTemperature(spec.temperature()).setMaxIterations(Math.max(1, left))
-        .setTokenBudget(budgetLeft() == null ? null : Math.max(1, budgetLeft())).build();
+        .setTokenBudget(budgetLeft() == null ? null : Math.max(1, budgetLeft()))
+        .setApproval(spec.approval()).build();
     AgentRuntime runtime = runtime(options);
     currentTurn = runtime;
     ReactReasoning.Conversation conversation;

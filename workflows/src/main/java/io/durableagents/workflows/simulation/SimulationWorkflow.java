@@ -92,6 +92,13 @@ public interface SimulationWorkflow {
   @UpdateValidatorMethod(updateName = "intervene")
   void interveneValidator(InterventionRequest request);
 
+  /**
+   * The workflow ids of the agent steps (or group steps) of the step in progress that have not ended:
+   * where tool calls that wait for approval are ({@code approvals <simulation id>} asks each of them).
+   */
+  @QueryMethod
+  List<String> runningAgentSteps();
+
   /** The interventions so far, applied and scheduled. */
   @QueryMethod
   List<Intervention> interventions();

@@ -81,6 +81,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private long toolCalls;
   private TokenUsage usage = TokenUsage.ZERO;
   private PlanCounts planCounts = PlanCounts.ZERO;
+  // The agent (or group) step workflows of the step in progress, for the runningAgentSteps query.
+  private final Map<String, Promise<?>> runningChildren = new LinkedHashMap<>();
   private ScenarioWorld world;
   private SeededRandom random;
   private final Map<String, Plan> plans = new HashMap<>();
@@ -441,6 +443,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   /** A child workflow per agent step: {@code <simulation>/agent-<id>/step-<n>}. */
   private Map<String, AgentStepResult> runEachAgentStep(
       String simulationId, int current, Map<String, AgentStepInput> inputs) {
+    runningChildren.clear();
     Map<String, Promise<AgentStepResult>> running = new LinkedHashMap<>();
     List<Promise<AgentStepResult>> window = new ArrayList<>();
     boolean budgeted = budgeted();
@@ -463,6 +466,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
           e.getValue().options(), current);
       AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options);
       Promise<AgentStepResult> p = Async.function(child::step, e.getValue());
+      runningChildren.put(options.getWorkflowId(), p);
       budget.started(size, budgeted ? Workflow.getWorkflowExecution(child) : null);
       running.put(agentId, p);
       window.add(p);
@@ -487,6 +491,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
    */
   private Map<String, AgentStepResult> runGroupSteps(
       String simulationId, int current, Map<String, AgentStepInput> inputs, int perWorkflow) {
+    runningChildren.clear();
     Map<String, List<AgentStepInput>> byRole = new LinkedHashMap<>();
     for (AgentStepInput in : inputs.values()) {
       byRole.computeIfAbsent(in.role(), r -> new ArrayList<>()).add(in);
@@ -551,6 +556,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
           Workflow.newChildWorkflowStub(AgentGroupStepWorkflow.class, options);
       Promise<List<AgentStepResult>> p =
           Async.function(child::steps, new AgentGroupStepInput(group));
+      runningChildren.put(options.getWorkflowId(), p);
       budget.started(groupSizes.get(g), budgeted ? Workflow.getWorkflowExecution(child) : null);
       running.add(p);
       window.add(p);
@@ -856,6 +862,17 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   @Override
   public void stop() {
     stopRequested = true;
+  }
+
+  @Override
+  public List<String> runningAgentSteps() {
+    List<String> ids = new ArrayList<>();
+    runningChildren.forEach((id, p) -> {
+      if (!p.isCompleted()) {
+        ids.add(id);
+      }
+    });
+    return ids;
   }
 
   @Override

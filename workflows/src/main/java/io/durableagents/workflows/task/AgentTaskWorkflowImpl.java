@@ -3,6 +3,7 @@ package io.durableagents.workflows.task;
 import io.durableagents.workflows.llm.LlmResponse;
 
 import io.durableagents.workflows.agent.AgentRuntime;
+import io.durableagents.workflows.approval.ApprovalBook;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Strategy;
@@ -40,6 +41,7 @@ public class AgentTaskWorkflowImpl implements AgentTaskWorkflow {
 
   @Override
   public AgentTaskResult run(AgentTaskInput input) {
+    ApprovalBook.current(toolPolicies);
     if (input.task() == null || input.task().isBlank()) {
       throw ApplicationFailure.newNonRetryableFailure(
           "the task is empty: say what the agent should do", StrategyFailureTypes.INVALID_TASK);

@@ -21,7 +21,6 @@ import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
 import io.durableagents.workflows.task.AgentTaskResult;
-import io.durableagents.workflows.tools.ToolCallOptions;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -166,7 +165,7 @@ public final class ReWooReasoning {
           byId.put(step.id(), new ReWooStepResult(callId, step.tool(), null, args.error(), false));
           continue;
         }
-        String summary = ToolCallOptions.summary(step.tool()) + " (plan " + planNumber + " level "
+        String summary = runtime.toolSummary(step.tool()) + " (plan " + planNumber + " level "
             + (level + 1) + "/" + levels.size() + ", " + step.id() + ")";
         running.put(step, runtime.runTool(ToolCall.of(callId, step.tool(), args.arguments()), summary));
       }
@@ -341,7 +340,7 @@ public final class ReWooReasoning {
       return result(reasoning, List.of(new WorldAction(in.agentId(), callId, next.tool(), args)),
           List.of(), plan.advanced(pending), planMade, reused, replans);
     }
-    String summary = ToolCallOptions.summary(next.tool()) + " (plan of step " + plan.step() + ", "
+    String summary = runtime.toolSummary(next.tool()) + " (plan of step " + plan.step() + ", "
         + next.id() + ")";
     ToolOutcome outcome = runtime.runTool(ToolCall.of(callId, next.tool(), args), summary).get();
     ReWooStepResult done = outcome.error()

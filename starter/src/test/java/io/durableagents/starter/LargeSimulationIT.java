@@ -1,0 +1,108 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.durableagents.devserver.LocalTemporal;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Large simulations on Temporal's real dev server (the Temporal CLI's {@code server start-dev}), whose
+ * limits are a real server's: 4 MB per gRPC message, 2 MB per payload, 2,000 pending children or
+ * activities per workflow. 1,000 agents with {@code --max-concurrent-agents} equal to the agent count
+ * (the setting that once made one workflow task a 5.4 MB message the server refused for ever), both
+ * shapes, finish with the result of the default window. Needs a {@code temporal} executable
+ * ({@value LocalTemporal#CLI_VARIABLE} or the {@code PATH}); skipped, saying so, where there is none.
+ */
+class LargeSimulationIT {
+  private static final int AGENTS = 1000;
+  private final List<Process> started = new ArrayList<>();
+  private Path dir;
+  private int port;
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      Process p = started.get(i);
+      p.descendants().forEach(ProcessHandle::destroy);
+      p.destroy();
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  private void run(String name, String... args) throws Exception {
+    Path out = dir.resolve(name + ".log");
+    Process p = ChildProcesses.start("512m", out.toFile(), Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    assertTrue(p.waitFor(900, TimeUnit.SECONDS), name + " did not finish; see " + out);
+    assertEquals(0, p.exitValue(), name + ": " + Files.readString(out));
+  }
+
+  @Test
+  void everyAgentAtOnceRunsOnARealServerInBothShapes() throws Exception {
+    Path cli = PersistentDevServerIT.temporalCli();
+    assumeTrue(cli != null, "no Temporal CLI here (set " + LocalTemporal.CLI_VARIABLE
+        + " or put 'temporal' on the PATH): large simulations on the real dev server are not tried");
+    dir = Files.createDirectories(Path.of("target", "large-simulation-it"));
+    Path db = dir.resolve("temporal.db");
+    Files.deleteIfExists(db);
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path serverLog = dir.resolve("dev-server.log");
+    Process server = ChildProcesses.start("384m", serverLog.toFile(), Map.of(), "dev-server", "--port",
+        Integer.toString(port), "--db-file", db.toString(), "--temporal-cli", cli.toString());
+    started.add(server);
+    List<String> said = LocalStack.awaitAnnouncement(serverLog, server, 120_000);
+    assertTrue(said != null && said.get(said.size() - 1).startsWith("Temporal dev server"),
+        "the dev server did not start: " + Files.readString(serverLog));
+    started.add(ChildProcesses.start("2g", dir.resolve("worker.log").toFile(),
+        Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), "worker"));
+
+    int cops = AGENTS / 5;
+    String[] world = {"simulate", "--steps", "2", "--seed", "5", "--strategy", "cot", "--progress", "lines",
+        "--citizens", Integer.toString(AGENTS - cops), "--cops", Integer.toString(cops),
+        "--width", "60", "--height", "60"};
+    run("default", concat(world, "--id", "large-default", "--agents-per-workflow", "100"));
+    String all = Integer.toString(AGENTS);
+    run("all-groups", concat(world, "--id", "large-all-groups", "--agents-per-workflow", "100",
+        "--max-concurrent-agents", all));
+    run("all-steps", concat(world, "--id", "large-all-steps", "--max-concurrent-agents", all));
+
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    try {
+      WorkflowClient client = WorkflowClient.newInstance(service);
+      SimulationResult reference = client.newUntypedWorkflowStub("large-default").getResult(SimulationResult.class);
+      for (String id : List.of("large-all-groups", "large-all-steps")) {
+        SimulationResult r = client.newUntypedWorkflowStub(id).getResult(SimulationResult.class);
+        assertEquals(reference.perStep(), r.perStep(), id);
+        assertEquals(reference.finalCounts(), r.finalCounts(), id);
+        assertEquals(reference.llmCalls(), r.llmCalls(), id);
+        assertEquals(2L * AGENTS, r.agentSteps(), id);
+      }
+    } finally {
+      service.shutdownNow();
+    }
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, all, head.length, tail.length);
+    return all;
+  }
+}
