@@ -65,6 +65,7 @@ class ComposeStackTest {
       String type = key.getValueType().name();
       String cli = type.equals("INDEXED_VALUE_TYPE_KEYWORD") ? "Keyword"
           : type.equals("INDEXED_VALUE_TYPE_INT") ? "Int"
+          : type.equals("INDEXED_VALUE_TYPE_BOOL") ? "Bool"
           : type.substring("INDEXED_VALUE_TYPE_".length()).toLowerCase(Locale.ROOT);
       expected.add(key.getName() + ":" + cli);
     }
