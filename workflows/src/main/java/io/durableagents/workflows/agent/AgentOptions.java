@@ -45,23 +45,35 @@ import java.util.List;
  *     means it, so that old histories read the same) records the step as failed, the agent takes no
  *     action and the run goes on; {@link AgentFailureMode#STOP} ends the run with the failure. The
  *     simulation's {@code agentOptions} decide, not a role's
+ *
+ * <p>In JSON (every agent step's input carries its options) a setting at its default is left out, and
+ * reads back as the default: {@code {"strategy":"COT","model":"rules"}} is the default CoT agent.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AgentOptions(
     Strategy strategy,
     String model,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.ToolChoiceAuto.class)
     ToolChoice toolChoice,
     List<String> selectedTools,
     Double temperature,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.MaxCorrections.class)
     Integer maxCorrections,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.MaxIterations.class)
     Integer maxIterations,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.FunctionCalling.class)
     ActionFormat actionFormat,
     Long tokenBudget,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.MaxObservationChars.class)
     Integer maxObservationChars,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.RepeatLimit.class)
     Integer repeatLimit,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.MaxPlanSteps.class)
     Integer maxPlanSteps,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.ReplanOnFailure.class)
     Integer replanOnFailure,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.Ttl.class)
     Integer ttl,
     AgentFailureMode onAgentFailure) {
 

@@ -105,6 +105,10 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private final List<Intervention> interventions = new ArrayList<>();
   /** Whether a step is running (between its start and its boundary). */
   private boolean stepRunning;
+  /** The bytes agent steps carried so far; null for a run continued from a state that did not keep them. */
+  private AgentStepBytes agentStepBytes = AgentStepBytes.ZERO;
+  /** The input bytes of the agent steps started in the running simulation step, by agent id. */
+  private final Map<String, Long> startedInputBytes = new HashMap<>();
 
   /** A simulation that knows the built-in scenarios only. */
   public SimulationWorkflowImpl() {
@@ -199,7 +203,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
         List.copyOf(perStep), counts, agentSteps, llmCalls, toolCalls, usage, planCounts,
         step < input.steps(), previousRuns + 1, List.copyOf(warnings), failedAgentSteps,
-        List.copyOf(interventions));
+        List.copyOf(interventions), agentStepBytes);
   }
 
   /**
@@ -329,7 +333,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         new TreeMap<>(plans), new TreeMap<>(memories), new TreeMap<>(lastResults),
         List.copyOf(perStep), agentSteps, llmCalls, toolCalls, usage, planCounts, paused,
         stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages), List.copyOf(warnings),
-        List.copyOf(interventions));
+        List.copyOf(interventions), agentStepBytes);
   }
 
   /** Keeps the state of this step boundary, for {@link #boundary()} and checkpoints. */
@@ -377,6 +381,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     previousRuns = s.runs();
     warnings.addAll(s.warnings());
     interventions.addAll(s.interventions());
+    agentStepBytes = s.agentStepBytes();
   }
 
   /** Applies the interventions scheduled for {@code next} (or before it), at the boundary before it. */
@@ -417,9 +422,11 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private Map<String, AgentStepResult> runAgentSteps(
       String simulationId, int current, Map<String, AgentStepInput> inputs) {
     int perWorkflow = Math.min(input.agentsPerWorkflow(), input.maxConcurrentAgents());
+    startedInputBytes.clear();
     Map<String, AgentStepResult> results = perWorkflow <= 1
         ? runEachAgentStep(simulationId, current, inputs)
         : runGroupSteps(simulationId, current, inputs, perWorkflow);
+    countBytes(results);
     for (String id : inputs.keySet()) {
       AgentStepResult r = results.get(id);
       agentSteps++;
@@ -436,6 +443,24 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     failedAgentSteps += AgentStepFailures.settle(results, inputs.keySet(),
         input.agentOptions().agentFailureMode(), input.agentOptions().strategy(), current);
     return results;
+  }
+
+  /**
+   * Adds the bytes of this step's agent steps to {@link #agentStepBytes}: their inputs as measured when
+   * they started (runs recorded before inputs were measured count nothing), their results as JSON.
+   */
+  private void countBytes(Map<String, AgentStepResult> results) {
+    if (agentStepBytes == null || startedInputBytes.isEmpty()) {
+      return;
+    }
+    long in = 0;
+    long out = 0;
+    for (Map.Entry<String, Long> e : startedInputBytes.entrySet()) {
+      in += e.getValue();
+      AgentStepResult r = results.get(e.getKey());
+      out += r == null ? 0 : TaskBudget.sizeOf(r);
+    }
+    agentStepBytes = agentStepBytes.plus(new AgentStepBytes(startedInputBytes.size(), in, out));
   }
 
   /** A child workflow per agent step: {@code <simulation>/agent-<id>/step-<n>}. */
@@ -455,6 +480,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       long size = 0;
       if (budgeted) {
         size = checkedSize(e.getValue(), "agent " + agentId + "'s step input");
+        startedInputBytes.put(agentId, size);
         budget.beforeStart(size, window);
       }
       ChildWorkflowOptions options = childOptions(
@@ -507,6 +533,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       long bytes = 0;
       for (int i = 0; i < ofRole.size(); i++) {
         long size = checkedSize(ofRole.get(i), "agent " + ofRole.get(i).agentId() + "'s step input");
+        startedInputBytes.put(ofRole.get(i).agentId(), size);
         if (i > from && (i - from >= perWorkflow || bytes + size > TaskBudget.MAX_PAYLOAD_BYTES)) {
           groups.add(ofRole.subList(from, i));
           groupSizes.add(bytes);
