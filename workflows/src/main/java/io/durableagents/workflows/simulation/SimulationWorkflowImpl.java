@@ -463,6 +463,17 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     agentStepBytes = agentStepBytes.plus(new AgentStepBytes(startedInputBytes.size(), in, out));
   }
 
+  /**
+   * Counts the bytes a group step's input carries (what its agents share written once), spread over its
+   * agents, in place of their inputs' own sizes.
+   */
+  private void countGroupInput(List<AgentStepInput> group) {
+    long bytes = TaskBudget.sizeOf(new AgentGroupStepInput(group));
+    for (int i = 0; i < group.size(); i++) {
+      startedInputBytes.put(group.get(i).agentId(), bytes / group.size() + (i < bytes % group.size() ? 1 : 0));
+    }
+  }
+
   /** A child workflow per agent step: {@code <simulation>/agent-<id>/step-<n>}. */
   private Map<String, AgentStepResult> runEachAgentStep(
       String simulationId, int current, Map<String, AgentStepInput> inputs) {
@@ -566,6 +577,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       }
       if (budgeted) {
         budget.beforeStart(groupSizes.get(g), window);
+        countGroupInput(group);
       }
       AgentStepInput first = group.get(0);
       String agents = group.size() == 1 ? first.agentId()

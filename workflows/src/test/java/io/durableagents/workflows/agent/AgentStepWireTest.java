@@ -130,4 +130,38 @@ class AgentStepWireTest {
     assertEquals(new AgentStepResult("citizen-1", 2, "R", List.of(), List.of(), new Plan(2, "R", 1),
         new TokenUsage(1, 2), 2, 0), PLAIN.readValue(old, AgentStepResult.class));
   }
+
+  @Test
+  void aGroupWritesWhatItsAgentsShareOnce() throws Exception {
+    EpsteinParameters p = new EpsteinParameters(20, 20, 160, 40, 5, 0.5, 0.1, 2.3, 30);
+    EpsteinWorld world = EpsteinWorld.create(p, new SeededRandom(7));
+    AgentOptions options = AgentOptions.newBuilder().setTtl(2).build();
+    List<AgentStepInput> inputs = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      String id = "citizen-" + i;
+      inputs.add(new AgentStepInput("sim", EpsteinScenario.NAME, id, EpsteinScenario.CITIZEN, world.observe(id, 1),
+          i == 0 ? new Plan(0, "earlier", 2) : null, EpsteinScenario.CITIZEN_TOOLS, EpsteinScenario.WORLD_ACTIONS,
+          options));
+    }
+    AgentGroupStepInput group = new AgentGroupStepInput(inputs);
+    String json = PLAIN.writeValueAsString(group);
+    assertTrue(PLAIN.readTree(json).has("shared"), json);
+    assertEquals(1, json.split("\\\"worldActions\\\"", -1).length - 1, json);
+    assertEquals(group, PLAIN.readValue(json, AgentGroupStepInput.class));
+    long separately = 0;
+    for (AgentStepInput in : inputs) {
+      separately += PLAIN.writeValueAsBytes(in).length;
+    }
+    assertTrue(json.length() < separately, json.length() + " vs " + separately);
+
+    // agents that do not share everything (another role): written whole, as before
+    List<AgentStepInput> mixed = new java.util.ArrayList<>(inputs);
+    mixed.add(new AgentStepInput("sim", EpsteinScenario.NAME, "cop-0", EpsteinScenario.COP, world.observe("cop-0", 1),
+        null, EpsteinScenario.COP_TOOLS, EpsteinScenario.WORLD_ACTIONS, options));
+    String whole = PLAIN.writeValueAsString(new AgentGroupStepInput(mixed));
+    assertTrue(PLAIN.readTree(whole).has("agents"), whole);
+    assertEquals(new AgentGroupStepInput(mixed), PLAIN.readValue(whole, AgentGroupStepInput.class));
+    assertEquals(new AgentGroupStepInput(List.of()),
+        PLAIN.readValue(PLAIN.writeValueAsString(new AgentGroupStepInput(List.of())), AgentGroupStepInput.class));
+  }
 }
