@@ -39,7 +39,7 @@ final class ShapeAdvice {
     }
     return Optional.of(String.format(Locale.ROOT, "Hint: %,d agents, each agent step its own workflow. "
         + "--agents-per-workflow %d runs the same simulation (the same result, every LLM call still its own "
-        + "activity) in a workflow per %d agents of a role: about a third of the CPU per agent step, several "
+        + "activity) in a workflow per %d agents of a role: less than half the CPU per agent step, 2 to 3 "
         + "times the agent steps per second when the model answers fast (BENCHMARKS.md).", agents, GROUP_SIZE,
         GROUP_SIZE));
   }
