@@ -30,7 +30,9 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Async;
+import io.temporal.common.converter.RawValue;
 import io.temporal.workflow.ChildWorkflowOptions;
+import io.temporal.workflow.ChildWorkflowStub;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
@@ -467,8 +469,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
    * Counts the bytes a group step's input carries (what its agents share written once), spread over its
    * agents, in place of their inputs' own sizes.
    */
-  private void countGroupInput(List<AgentStepInput> group) {
-    long bytes = TaskBudget.sizeOf(new AgentGroupStepInput(group));
+  private void countGroupInput(List<AgentStepInput> group, long bytes) {
     for (int i = 0; i < group.size(); i++) {
       startedInputBytes.put(group.get(i).agentId(), bytes / group.size() + (i < bytes % group.size() ? 1 : 0));
     }
@@ -489,8 +490,11 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       }
       String agentId = e.getKey();
       long size = 0;
+      RawValue payload = null;
       if (budgeted) {
-        size = checkedSize(e.getValue(), "agent " + agentId + "'s step input");
+        // written once: measured here, sent as it is
+        payload = JsonPayload.of(e.getValue());
+        size = checkedSize(JsonPayload.size(payload), "agent " + agentId + "'s step input");
         startedInputBytes.put(agentId, size);
         budget.beforeStart(size, window);
       }
@@ -498,9 +502,16 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
           simulationId + "/agent-" + agentId + "/step-" + current,
           agentId + " (" + e.getValue().role() + "), step " + current,
           e.getValue().options(), current);
-      AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options);
-      Promise<AgentStepResult> p = Async.function(child::step, e.getValue());
-      budget.started(size, budgeted ? Workflow.getWorkflowExecution(child) : null);
+      Promise<AgentStepResult> p;
+      if (payload != null) {
+        ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentStepWorkflow.TYPE, options);
+        p = child.executeAsync(AgentStepResult.class, payload);
+        budget.started(size, child.getExecution());
+      } else {
+        AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options);
+        p = Async.function(child::step, e.getValue());
+        budget.started(size, null);
+      }
       running.put(agentId, p);
       window.add(p);
     }
@@ -575,9 +586,11 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         }
         window.removeIf(Promise::isCompleted);
       }
+      RawValue payload = null;
       if (budgeted) {
         budget.beforeStart(groupSizes.get(g), window);
-        countGroupInput(group);
+        payload = JsonPayload.of(new AgentGroupStepInput(group));
+        countGroupInput(group, JsonPayload.size(payload));
       }
       AgentStepInput first = group.get(0);
       String agents = group.size() == 1 ? first.agentId()
@@ -586,11 +599,16 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
           simulationId + "/step-" + current + "/group-" + (g + 1),
           agents + " (" + group.size() + " " + first.role() + "s), step " + current,
           first.options(), current);
-      AgentGroupStepWorkflow child =
-          Workflow.newChildWorkflowStub(AgentGroupStepWorkflow.class, options);
-      Promise<List<AgentStepResult>> p =
-          Async.function(child::steps, new AgentGroupStepInput(group));
-      budget.started(groupSizes.get(g), budgeted ? Workflow.getWorkflowExecution(child) : null);
+      Promise<List<AgentStepResult>> p;
+      if (payload != null) {
+        ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentGroupStepWorkflow.TYPE, options);
+        p = child.executeAsync(listOfResults(), GROUP_RESULTS, payload);
+        budget.started(groupSizes.get(g), child.getExecution());
+      } else {
+        AgentGroupStepWorkflow child = Workflow.newChildWorkflowStub(AgentGroupStepWorkflow.class, options);
+        p = Async.function(child::steps, new AgentGroupStepInput(group));
+        budget.started(groupSizes.get(g), null);
+      }
       running.add(p);
       window.add(p);
       inWindow += group.size();
@@ -603,6 +621,22 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       }
     }
     return results;
+  }
+
+  /** The generic type of a group step's result, {@code List<AgentStepResult>}, for an untyped stub. */
+  private static final java.lang.reflect.Type GROUP_RESULTS = groupResults();
+
+  private static java.lang.reflect.Type groupResults() {
+    try {
+      return AgentGroupStepWorkflow.class.getMethod("steps", AgentGroupStepInput.class).getGenericReturnType();
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Class<List<AgentStepResult>> listOfResults() {
+    return (Class) List.class;
   }
 
   /**
@@ -651,7 +685,11 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
    * accept ends the run with a failure that names it.
    */
   private static long checkedSize(Object value, String what) {
-    long size = TaskBudget.sizeOf(value);
+    return checkedSize(TaskBudget.sizeOf(value), what);
+  }
+
+  /** {@code size}, the bytes of an input; over what a server accepts, the run ends naming it. */
+  private static long checkedSize(long size, String what) {
     if (size > TaskBudget.MAX_PAYLOAD_BYTES) {
       throw ApplicationFailure.newNonRetryableFailure(
           what + " is " + size + " bytes, over the " + TaskBudget.MAX_PAYLOAD_BYTES
