@@ -403,6 +403,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     }
     Map<String, List<ScaleRun>> runs = new LinkedHashMap<>();
     Map<String, String> rowStart = new LinkedHashMap<>();
+    Map<String, AgentStepShape> shapes = new LinkedHashMap<>();
     for (int round = 0; round < repeat; round++) {
       for (ScaleWorker configuration : configurations) {
         // A fresh embedded server for each worker: it keeps every finished workflow in memory, and a
@@ -434,6 +435,10 @@ final class BenchmarkCommand implements Callable<Integer> {
                     configuration.pollers() == null ? "5" : configuration.pollers().toString(), perWorkflow, n, latency));
                 runs.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScaleRun(wall, r.agentSteps() / wall,
                     r.llmCalls(), worker.maxHeapMb(), worker.maxThreads(), workerCpu, serverCpu));
+                if (!shapes.containsKey(key)) {
+                  // after the timings: the same in every round, read once
+                  shapes.put(key, AgentStepShape.of(client, id, r));
+                }
                 System.out.printf(Locale.ROOT, "  round %d/%d: %s %.1f s%n", round + 1, repeat, rowStart.get(key), wall);
               }
             }
@@ -458,6 +463,16 @@ final class BenchmarkCommand implements Callable<Integer> {
           measured.get(0).llmCalls(),
           measured.stream().mapToLong(ScaleRun::heapMb).max().orElse(0),
           measured.stream().mapToLong(ScaleRun::threads).max().orElse(0)));
+    }
+    line("");
+    line("What each configuration's simulation cost Temporal per agent step, read from its histories after "
+        + "the run (every workflow of the simulation: its runs and the agent or group step workflows it "
+        + "started), and the bytes of an agent step's input and result (`agentStepBytes` in its result).");
+    line("");
+    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + AgentStepShape.HEADER);
+    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (Map.Entry<String, AgentStepShape> e : shapes.entrySet()) {
+      line(rowStart.get(e.getKey()) + " " + e.getValue().cells());
     }
     line("");
   }

@@ -63,6 +63,7 @@ final class SimulateCommand implements Callable<Integer> {
     StartChecks.simulation(input, LocalCatalog.get());
     StartChecks.outputFile("--csv", output.csv);
     StartChecks.outputFile("--chart", output.chart);
+    ShapeAdvice.forInput(input, LocalCatalog.get()).ifPresent(System.out::println);
     TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = TemporalCheck.connect(connection);
     if (!noWait) {

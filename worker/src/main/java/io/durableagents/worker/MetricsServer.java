@@ -10,7 +10,6 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -58,7 +57,7 @@ public final class MetricsServer implements AutoCloseable {
     new JvmGcMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     scope = new RootScopeBuilder()
-        .reporter(new MicrometerClientStatsReporter(registry))
+        .reporter(new CachedTimerStatsReporter(registry))
         .reportEvery(Duration.ofSeconds(1));
     try {
       server = HttpServer.create(new InetSocketAddress(host, port), 0);

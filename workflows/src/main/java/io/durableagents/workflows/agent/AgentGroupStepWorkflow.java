@@ -15,6 +15,9 @@ import java.util.List;
 @WorkflowInterface
 public interface AgentGroupStepWorkflow {
   /** The agents' results, in the order of {@code input.agents()}. */
-  @WorkflowMethod(name = "AgentGroupStep")
+  /** The workflow type of a group step. */
+  String TYPE = "AgentGroupStep";
+
+  @WorkflowMethod(name = TYPE)
   List<AgentStepResult> steps(AgentGroupStepInput input);
 }

@@ -48,23 +48,35 @@ import java.util.List;
  *     simulation's {@code agentOptions} decide, not a role's
  * @param approval which tools' calls wait for a person's decision, and for how long ({@link
  *     ApprovalOptions}); null: none but those registered with {@code requiresApproval} on the worker
+ *
+ * <p>In JSON (every agent step's input carries its options) a setting at its default is left out, and
+ * reads back as the default: {@code {"strategy":"COT","model":"rules"}} is the default CoT agent.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AgentOptions(
     Strategy strategy,
     String model,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.ToolChoiceAuto.class)
     ToolChoice toolChoice,
     List<String> selectedTools,
     Double temperature,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.MaxCorrections.class)
     Integer maxCorrections,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.MaxIterations.class)
     Integer maxIterations,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.FunctionCalling.class)
     ActionFormat actionFormat,
     Long tokenBudget,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.MaxObservationChars.class)
     Integer maxObservationChars,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.RepeatLimit.class)
     Integer repeatLimit,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.MaxPlanSteps.class)
     Integer maxPlanSteps,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.ReplanOnFailure.class)
     Integer replanOnFailure,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.Ttl.class)
     Integer ttl,
     AgentFailureMode onAgentFailure,
     ApprovalOptions approval) {

@@ -2,6 +2,8 @@ package io.durableagents.workflows.agent;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.durableagents.workflows.llm.TokenUsage;
 import java.util.List;
 
@@ -26,8 +28,13 @@ import java.util.List;
  *     model having no policy for the agent's role (empty when none; omitted from JSON then)
  * @param failure why the step failed for good (its failure's type and message: a rejected plan, an LLM
  *     call that exhausted its retries); the agent then took no action. Null (omitted) when it did not fail
+ *
+ * <p>In JSON a reasoning equal to the plan's text is written once, in the plan ({@link
+ * AgentStepResultJson}).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
+@JsonSerialize(using = AgentStepResultJson.Serializer.class)
+@JsonDeserialize(using = AgentStepResultJson.Deserializer.class)
 public record AgentStepResult(
     String agentId,
     int step,

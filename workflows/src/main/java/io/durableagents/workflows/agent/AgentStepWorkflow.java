@@ -16,6 +16,9 @@ import io.temporal.workflow.WorkflowMethod;
  */
 @WorkflowInterface
 public interface AgentStepWorkflow {
-  @WorkflowMethod(name = "AgentStep")
+  /** The workflow type of an agent step. */
+  String TYPE = "AgentStep";
+
+  @WorkflowMethod(name = TYPE)
   AgentStepResult step(AgentStepInput input);
 }

@@ -29,6 +29,8 @@ import java.util.Map;
  *     call that exhausted its retries): those agents took no action at that step (0, omitted, when none)
  * @param interventions the parameter changes made during the run, each with the step it applied from
  *     (omitted when none)
+ * @param agentStepBytes the bytes the agent steps' inputs and results carried, in all and per agent step
+ *     (omitted in results of runs recorded before it was measured)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SimulationResult(
@@ -47,7 +49,8 @@ public record SimulationResult(
     int runs,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
     @JsonInclude(JsonInclude.Include.NON_DEFAULT) long failedAgentSteps,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Intervention> interventions) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Intervention> interventions,
+    @JsonInclude(JsonInclude.Include.NON_NULL) AgentStepBytes agentStepBytes) {
 
   /** The most warnings a result keeps: the first ones, each once. */
   public static final int MAX_WARNINGS = 20;
@@ -57,6 +60,15 @@ public record SimulationResult(
     interventions = interventions == null ? List.of() : List.copyOf(interventions);
     planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
     runs = Math.max(1, runs);
+  }
+
+  /** A result without the bytes of its agent steps. */
+  public SimulationResult(String simulationId, String scenario, long seed, int steps,
+      List<StepCounts> perStep, Map<String, Number> finalCounts, long agentSteps, long llmCalls,
+      long toolCalls, TokenUsage usage, PlanCounts planCounts, boolean stopped, int runs,
+      List<String> warnings, long failedAgentSteps, List<Intervention> interventions) {
+    this(simulationId, scenario, seed, steps, perStep, finalCounts, agentSteps, llmCalls, toolCalls,
+        usage, planCounts, stopped, runs, warnings, failedAgentSteps, interventions, null);
   }
 
   /** A result without interventions. */

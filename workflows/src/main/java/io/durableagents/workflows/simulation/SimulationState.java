@@ -33,6 +33,7 @@ import java.util.Map;
  * @param pendingMessages messages other agents sent, by recipient, for its next observation
  * @param warnings the warnings so far (see {@link SimulationResult#warnings()})
  * @param interventions the parameter changes asked for so far, applied and scheduled
+ * @param agentStepBytes the bytes agent steps carried so far (null in states written before it was kept)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -54,7 +55,19 @@ public record SimulationState(
     int runs,
     Map<String, List<String>> pendingMessages,
     List<String> warnings,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Intervention> interventions) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Intervention> interventions,
+    AgentStepBytes agentStepBytes) {
+
+  /** A state without the bytes of its agent steps. */
+  public SimulationState(int step, JsonNode world, long randomState, Map<String, Plan> plans,
+      Map<String, AgentMemory> memories, Map<String, List<String>> lastResults,
+      List<StepCounts> perStep, long agentSteps, long llmCalls, long toolCalls, TokenUsage usage,
+      PlanCounts planCounts, boolean paused, boolean stopRequested, int runs,
+      Map<String, List<String>> pendingMessages, List<String> warnings, List<Intervention> interventions) {
+    this(step, world, randomState, plans, memories, lastResults, perStep, agentSteps, llmCalls,
+        toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings, interventions,
+        null);
+  }
 
   /** A state without interventions. */
   public SimulationState(int step, JsonNode world, long randomState, Map<String, Plan> plans,
@@ -69,20 +82,22 @@ public record SimulationState(
   /** This state with {@code more} interventions after its own. */
   public SimulationState withInterventions(List<Intervention> all) {
     return new SimulationState(step, world, randomState, plans, memories, lastResults, perStep, agentSteps,
-        llmCalls, toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings, all);
+        llmCalls, toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings, all,
+        agentStepBytes);
   }
 
   /** This state as a new run starts from it: neither paused nor stopping. */
   public SimulationState atBoundary() {
     return new SimulationState(step, world, randomState, plans, memories, lastResults, perStep, agentSteps,
-        llmCalls, toolCalls, usage, planCounts, false, false, runs, pendingMessages, warnings, interventions);
+        llmCalls, toolCalls, usage, planCounts, false, false, runs, pendingMessages, warnings, interventions,
+        agentStepBytes);
   }
 
   /** This state with its random generator started again from {@code seed}. */
   public SimulationState reseeded(long seed) {
     return new SimulationState(step, world, seed, plans, memories, lastResults, perStep, agentSteps,
         llmCalls, toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings,
-        interventions);
+        interventions, agentStepBytes);
   }
 
   /** A state with no warnings. */

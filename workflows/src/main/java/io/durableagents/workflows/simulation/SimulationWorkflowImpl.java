@@ -30,7 +30,9 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Async;
+import io.temporal.common.converter.RawValue;
 import io.temporal.workflow.ChildWorkflowOptions;
+import io.temporal.workflow.ChildWorkflowStub;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
@@ -107,6 +109,10 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private final List<Intervention> interventions = new ArrayList<>();
   /** Whether a step is running (between its start and its boundary). */
   private boolean stepRunning;
+  /** The bytes agent steps carried so far; null for a run continued from a state that did not keep them. */
+  private AgentStepBytes agentStepBytes = AgentStepBytes.ZERO;
+  /** The input bytes of the agent steps started in the running simulation step, by agent id. */
+  private final Map<String, Long> startedInputBytes = new HashMap<>();
 
   /** A simulation that knows the built-in scenarios only. */
   public SimulationWorkflowImpl() {
@@ -201,7 +207,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
         List.copyOf(perStep), counts, agentSteps, llmCalls, toolCalls, usage, planCounts,
         step < input.steps(), previousRuns + 1, List.copyOf(warnings), failedAgentSteps,
-        List.copyOf(interventions));
+        List.copyOf(interventions), agentStepBytes);
   }
 
   /**
@@ -331,7 +337,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         new TreeMap<>(plans), new TreeMap<>(memories), new TreeMap<>(lastResults),
         List.copyOf(perStep), agentSteps, llmCalls, toolCalls, usage, planCounts, paused,
         stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages), List.copyOf(warnings),
-        List.copyOf(interventions));
+        List.copyOf(interventions), agentStepBytes);
   }
 
   /** Keeps the state of this step boundary, for {@link #boundary()} and checkpoints. */
@@ -379,6 +385,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     previousRuns = s.runs();
     warnings.addAll(s.warnings());
     interventions.addAll(s.interventions());
+    agentStepBytes = s.agentStepBytes();
   }
 
   /** Applies the interventions scheduled for {@code next} (or before it), at the boundary before it. */
@@ -419,9 +426,11 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private Map<String, AgentStepResult> runAgentSteps(
       String simulationId, int current, Map<String, AgentStepInput> inputs) {
     int perWorkflow = Math.min(input.agentsPerWorkflow(), input.maxConcurrentAgents());
+    startedInputBytes.clear();
     Map<String, AgentStepResult> results = perWorkflow <= 1
         ? runEachAgentStep(simulationId, current, inputs)
         : runGroupSteps(simulationId, current, inputs, perWorkflow);
+    countBytes(results);
     for (String id : inputs.keySet()) {
       AgentStepResult r = results.get(id);
       agentSteps++;
@@ -440,6 +449,34 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return results;
   }
 
+  /**
+   * Adds the bytes of this step's agent steps to {@link #agentStepBytes}: their inputs as measured when
+   * they started (runs recorded before inputs were measured count nothing), their results as JSON.
+   */
+  private void countBytes(Map<String, AgentStepResult> results) {
+    if (agentStepBytes == null || startedInputBytes.isEmpty()) {
+      return;
+    }
+    long in = 0;
+    long out = 0;
+    for (Map.Entry<String, Long> e : startedInputBytes.entrySet()) {
+      in += e.getValue();
+      AgentStepResult r = results.get(e.getKey());
+      out += r == null ? 0 : TaskBudget.sizeOf(r);
+    }
+    agentStepBytes = agentStepBytes.plus(new AgentStepBytes(startedInputBytes.size(), in, out));
+  }
+
+  /**
+   * Counts the bytes a group step's input carries (what its agents share written once), spread over its
+   * agents, in place of their inputs' own sizes.
+   */
+  private void countGroupInput(List<AgentStepInput> group, long bytes) {
+    for (int i = 0; i < group.size(); i++) {
+      startedInputBytes.put(group.get(i).agentId(), bytes / group.size() + (i < bytes % group.size() ? 1 : 0));
+    }
+  }
+
   /** A child workflow per agent step: {@code <simulation>/agent-<id>/step-<n>}. */
   private Map<String, AgentStepResult> runEachAgentStep(
       String simulationId, int current, Map<String, AgentStepInput> inputs) {
@@ -456,18 +493,29 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       }
       String agentId = e.getKey();
       long size = 0;
+      RawValue payload = null;
       if (budgeted) {
-        size = checkedSize(e.getValue(), "agent " + agentId + "'s step input");
+        // written once: measured here, sent as it is
+        payload = JsonPayload.of(e.getValue());
+        size = checkedSize(JsonPayload.size(payload), "agent " + agentId + "'s step input");
+        startedInputBytes.put(agentId, size);
         budget.beforeStart(size, window);
       }
       ChildWorkflowOptions options = childOptions(
           simulationId + "/agent-" + agentId + "/step-" + current,
           agentId + " (" + e.getValue().role() + "), step " + current,
           e.getValue().options(), current);
-      AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options);
-      Promise<AgentStepResult> p = Async.function(child::step, e.getValue());
+      Promise<AgentStepResult> p;
+      if (payload != null) {
+        ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentStepWorkflow.TYPE, options);
+        p = child.executeAsync(AgentStepResult.class, payload);
+        budget.started(size, child.getExecution());
+      } else {
+        AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options);
+        p = Async.function(child::step, e.getValue());
+        budget.started(size, null);
+      }
       runningChildren.put(options.getWorkflowId(), p);
-      budget.started(size, budgeted ? Workflow.getWorkflowExecution(child) : null);
       running.put(agentId, p);
       window.add(p);
     }
@@ -512,6 +560,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       long bytes = 0;
       for (int i = 0; i < ofRole.size(); i++) {
         long size = checkedSize(ofRole.get(i), "agent " + ofRole.get(i).agentId() + "'s step input");
+        startedInputBytes.put(ofRole.get(i).agentId(), size);
         if (i > from && (i - from >= perWorkflow || bytes + size > TaskBudget.MAX_PAYLOAD_BYTES)) {
           groups.add(ofRole.subList(from, i));
           groupSizes.add(bytes);
@@ -542,8 +591,11 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         }
         window.removeIf(Promise::isCompleted);
       }
+      RawValue payload = null;
       if (budgeted) {
         budget.beforeStart(groupSizes.get(g), window);
+        payload = JsonPayload.of(new AgentGroupStepInput(group));
+        countGroupInput(group, JsonPayload.size(payload));
       }
       AgentStepInput first = group.get(0);
       String agents = group.size() == 1 ? first.agentId()
@@ -552,12 +604,17 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
           simulationId + "/step-" + current + "/group-" + (g + 1),
           agents + " (" + group.size() + " " + first.role() + "s), step " + current,
           first.options(), current);
-      AgentGroupStepWorkflow child =
-          Workflow.newChildWorkflowStub(AgentGroupStepWorkflow.class, options);
-      Promise<List<AgentStepResult>> p =
-          Async.function(child::steps, new AgentGroupStepInput(group));
+      Promise<List<AgentStepResult>> p;
+      if (payload != null) {
+        ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentGroupStepWorkflow.TYPE, options);
+        p = child.executeAsync(listOfResults(), GROUP_RESULTS, payload);
+        budget.started(groupSizes.get(g), child.getExecution());
+      } else {
+        AgentGroupStepWorkflow child = Workflow.newChildWorkflowStub(AgentGroupStepWorkflow.class, options);
+        p = Async.function(child::steps, new AgentGroupStepInput(group));
+        budget.started(groupSizes.get(g), null);
+      }
       runningChildren.put(options.getWorkflowId(), p);
-      budget.started(groupSizes.get(g), budgeted ? Workflow.getWorkflowExecution(child) : null);
       running.add(p);
       window.add(p);
       inWindow += group.size();
@@ -570,6 +627,22 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       }
     }
     return results;
+  }
+
+  /** The generic type of a group step's result, {@code List<AgentStepResult>}, for an untyped stub. */
+  private static final java.lang.reflect.Type GROUP_RESULTS = groupResults();
+
+  private static java.lang.reflect.Type groupResults() {
+    try {
+      return AgentGroupStepWorkflow.class.getMethod("steps", AgentGroupStepInput.class).getGenericReturnType();
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Class<List<AgentStepResult>> listOfResults() {
+    return (Class) List.class;
   }
 
   /**
@@ -618,7 +691,11 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
    * accept ends the run with a failure that names it.
    */
   private static long checkedSize(Object value, String what) {
-    long size = TaskBudget.sizeOf(value);
+    return checkedSize(TaskBudget.sizeOf(value), what);
+  }
+
+  /** {@code size}, the bytes of an input; over what a server accepts, the run ends naming it. */
+  private static long checkedSize(long size, String what) {
     if (size > TaskBudget.MAX_PAYLOAD_BYTES) {
       throw ApplicationFailure.newNonRetryableFailure(
           what + " is " + size + " bytes, over the " + TaskBudget.MAX_PAYLOAD_BYTES
