@@ -26,6 +26,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.activity.ActivityInfo;
+import io.temporal.common.converter.RawValue;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
 import io.temporal.common.interceptors.Header;
@@ -43,6 +44,8 @@ import io.temporal.workflow.unsafe.WorkflowUnsafe;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Makes the spans of {@link AgentTracing}. In workflow code it only computes (ids from Temporal's ids,
@@ -154,7 +157,7 @@ final class TracingInterceptor extends WorkerInterceptorBase {
     }
 
     /** Before a child workflow starts: an agent step of a new simulation step ends the previous one. */
-    void beforeChild(Object childInput) {
+    void beforeChild(Object childInput, String childWorkflowId) {
       if (!(input instanceof SimulationInput)) {
         return;
       }
@@ -166,6 +169,15 @@ final class TracingInterceptor extends WorkerInterceptorBase {
           && g.agents().get(0).observation() != null) {
         childStep = g.agents().get(0).observation().step();
         agents = g.agents().size();
+      } else if (childInput instanceof RawValue && childWorkflowId != null) {
+        // An input the simulation wrote to JSON itself: the step is in the child's id
+        // (<sim>/agent-<id>/step-<n>, <sim>/step-<n>/group-<g>); a group's agents are counted as it
+        // completes (countGroup), without reading its payload back.
+        Matcher m = CHILD_STEP.matcher(childWorkflowId);
+        if (m.find()) {
+          childStep = Integer.parseInt(m.group(1));
+          agents = m.group(2) == null ? 1 : 0;
+        }
       }
       if (childStep <= 0) {
         return;
@@ -181,6 +193,17 @@ final class TracingInterceptor extends WorkerInterceptorBase {
     }
 
     /** Keeps the step's end at the last completion of anything it started. */
+    /** A group step started from a written payload: its agents count in its step when it completes. */
+    <R> Promise<R> countGroup(Promise<R> result) {
+      int startedIn = step;
+      return result.thenApply(value -> {
+        if (step == startedIn && value instanceof java.util.List<?> agentResults) {
+          stepAgents += agentResults.size();
+        }
+        return value;
+      });
+    }
+
     <R> Promise<R> track(Promise<R> result) {
       if (step <= 0) {
         return result;
@@ -353,10 +376,15 @@ final class TracingInterceptor extends WorkerInterceptorBase {
 
     @Override
     public <R> ChildWorkflowOutput<R> executeChildWorkflow(ChildWorkflowInput<R> input) {
-      workflow.beforeChild(input.getArgs().length > 0 ? input.getArgs()[0] : null);
+      Object first = input.getArgs().length > 0 ? input.getArgs()[0] : null;
+      workflow.beforeChild(first, input.getWorkflowId());
       TraceHeaders.write(input.getHeader(), TraceHeaders.PARENT, workflow.parentForCalls());
       ChildWorkflowOutput<R> output = super.executeChildWorkflow(input);
-      return new ChildWorkflowOutput<>(workflow.track(output.getResult()), output.getWorkflowExecution());
+      Promise<R> result = output.getResult();
+      if (first instanceof RawValue) {
+        result = workflow.countGroup(result);
+      }
+      return new ChildWorkflowOutput<>(workflow.track(result), output.getWorkflowExecution());
     }
 
     @Override
@@ -366,6 +394,9 @@ final class TracingInterceptor extends WorkerInterceptorBase {
       super.continueAsNew(input);
     }
   }
+
+  /** The step of a simulation's child from its id, and whether it is a group step. */
+  private static final Pattern CHILD_STEP = Pattern.compile("/step-(\\d+)(/group-\\d+)?$");
 
   /** The span of one attempt of an activity: an LLM call, a tool call, or another activity. */
   private final class ActivityTracer extends ActivityInboundCallsInterceptorBase {
