@@ -39,13 +39,20 @@ public final class WorkerMain {
     }
     TemporalConnection connection = TemporalConnection.fromEnvironment(env);
     WorkerFactory[] factoryRef = new WorkerFactory[1];
+    WorkflowTaskFailures[] failuresRef = new WorkflowTaskFailures[1];
     MetricsServer metrics = settings.metricsPort() == null ? null
         : new MetricsServer(MetricsServer.host(env), settings.metricsPort(),
-            () -> factoryRef[0] != null && factoryRef[0].isStarted() && !factoryRef[0].isShutdown());
+            () -> factoryRef[0] != null && factoryRef[0].isStarted() && !factoryRef[0].isShutdown(),
+            () -> failuresRef[0] == null ? java.util.List.of() : failuresRef[0].healthLines());
     if (metrics != null) {
       pluginBuilder.setMeterRegistry(metrics.registry());
     }
-    WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope());
+    // the runs whose workflow task keeps failing, for /health and the metric
+    WorkflowTaskFailures failures = new WorkflowTaskFailures(metrics == null
+        ? new io.micrometer.core.instrument.simple.SimpleMeterRegistry() : metrics.registry());
+    failuresRef[0] = failures;
+    WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope(),
+        java.util.List.of(failures));
     boolean sticky = settings.sticky() == WorkerSettings.Sticky.ON
         || (settings.sticky() == WorkerSettings.Sticky.AUTO && !TestServerDetector.stickyQueuesNeverTimeOut(service));
     WorkflowClient client = connection.client(service, pluginBuilder.setStickyExecution(sticky).build());

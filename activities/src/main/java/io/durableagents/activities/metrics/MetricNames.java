@@ -20,5 +20,14 @@ public final class MetricNames {
   /** Agent steps, by strategy (counted by the workflow, as {@code AgentStepWorkflowImpl.AGENT_STEPS}). */
   public static final String AGENT_STEPS = io.durableagents.workflows.agent.AgentStepWorkflowImpl.AGENT_STEPS;
 
+  /**
+   * Workflow task attempts that failed or timed out, by workflow type and cause (counted by the
+   * worker that saw them: {@code io.durableagents.worker.WorkflowTaskFailures}).
+   */
+  public static final String WORKFLOW_TASK_FAILURES = "durable_agents_workflow_task_failures";
+
+  /** Runs whose workflow task keeps failing on this worker now (a gauge). */
+  public static final String WORKFLOW_TASKS_FAILING = "durable_agents_workflow_tasks_failing";
+
   private MetricNames() {}
 }
