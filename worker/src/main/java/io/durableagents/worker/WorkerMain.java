@@ -48,8 +48,10 @@ public final class WorkerMain {
       pluginBuilder.setMeterRegistry(metrics.registry());
     }
     // the runs whose workflow task keeps failing, for /health and the metric
+    // and workflow code's log lines written once their workflow task is committed
     WorkflowTaskFailures failures = new WorkflowTaskFailures(metrics == null
-        ? new io.micrometer.core.instrument.simple.SimpleMeterRegistry() : metrics.registry());
+        ? new io.micrometer.core.instrument.simple.SimpleMeterRegistry() : metrics.registry(),
+        io.durableagents.workflows.CommittedLog.install());
     failuresRef[0] = failures;
     WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope(),
         java.util.List.of(failures));

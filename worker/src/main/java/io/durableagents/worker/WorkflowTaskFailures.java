@@ -2,6 +2,7 @@ package io.durableagents.worker;
 
 import com.google.protobuf.ByteString;
 import io.durableagents.activities.metrics.MetricNames;
+import io.durableagents.workflows.CommittedLog;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
@@ -113,15 +114,25 @@ public final class WorkflowTaskFailures implements ClientInterceptor {
   private final Map<String, RunState> runs = new ConcurrentHashMap<>();
   private final MeterRegistry registry;
   private final Clock clock;
+  private final CommittedLog committedLog;
 
   /** Counts failures in {@code registry} ({@value MetricNames#WORKFLOW_TASK_FAILURES}). */
   public WorkflowTaskFailures(MeterRegistry registry) {
-    this(registry, Clock.systemUTC());
+    this(registry, null);
   }
 
-  WorkflowTaskFailures(MeterRegistry registry, Clock clock) {
+  /**
+   * As {@link #WorkflowTaskFailures(MeterRegistry)}, and tells {@code committedLog} (may be null) when a
+   * run's workflow task was completed or failed, so that it writes workflow code's lines once.
+   */
+  public WorkflowTaskFailures(MeterRegistry registry, CommittedLog committedLog) {
+    this(registry, Clock.systemUTC(), committedLog);
+  }
+
+  WorkflowTaskFailures(MeterRegistry registry, Clock clock, CommittedLog committedLog) {
     this.registry = registry;
     this.clock = clock;
+    this.committedLog = committedLog;
     Gauge.builder(MetricNames.WORKFLOW_TASKS_FAILING, this, w -> w.failing().size())
         .description("Runs whose workflow task keeps failing on this worker now")
         .register(registry);
@@ -253,6 +264,9 @@ public final class WorkflowTaskFailures implements ClientInterceptor {
     if (task == null) {
       return;
     }
+    if (committedLog != null) {
+      committedLog.failed(task.runId());
+    }
     Instant now = clock.instant();
     RunState r = runs.computeIfAbsent(task.runId(), id -> new RunState(task.workflowId(), task.runId(),
         task.workflowType()));
@@ -273,6 +287,9 @@ public final class WorkflowTaskFailures implements ClientInterceptor {
     Task task = tasks.remove(token);
     if (task != null) {
       runs.remove(task.runId());
+      if (committedLog != null) {
+        committedLog.committed(task.runId());
+      }
     }
   }
 
