@@ -73,21 +73,29 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
   /** As {@link #of(WorkflowServiceStubs, String, String)}, told whether the server is the in-memory one. */
   static Optional<FailingWorkflowTask> of(WorkflowServiceStubs service, String namespace, String workflowId,
       boolean inMemory) {
+    return check(service, namespace, workflowId, inMemory).failing();
+  }
+
+  /** What one check found, and how long the run's history was (to space the next check). */
+  private record Check(Optional<FailingWorkflowTask> failing, long historyLength) {}
+
+  private static Check check(WorkflowServiceStubs service, String namespace, String workflowId, boolean inMemory) {
     DescribeWorkflowExecutionResponse d = service.blockingStub().withDeadlineAfter(5, TimeUnit.SECONDS)
         .describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder().setNamespace(namespace)
             .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId)).build());
+    long length = d.getWorkflowExecutionInfo().getHistoryLength();
     if (d.getWorkflowExecutionInfo().getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
-      return Optional.empty();
+      return new Check(Optional.empty(), length);
     }
     int pendingAttempt = d.hasPendingWorkflowTask() ? d.getPendingWorkflowTask().getAttempt() : 0;
     if (d.hasPendingWorkflowTask() && pendingAttempt < 2) {
-      return Optional.empty(); // a real server says the task is on its first attempt
+      return new Check(Optional.empty(), length); // a real server says the task is on its first attempt
     }
     if (!d.hasPendingWorkflowTask() && !inMemory) {
-      return Optional.empty(); // a real server with no workflow task pending
+      return new Check(Optional.empty(), length); // a real server with no workflow task pending
     }
     WorkflowExecution run = d.getWorkflowExecutionInfo().getExecution();
-    return fromHistory(workflowId, events(service, namespace, run), pendingAttempt);
+    return new Check(fromHistory(workflowId, events(service, namespace, run), pendingAttempt), length);
   }
 
   /**
@@ -151,11 +159,13 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
   }
 
   /**
-   * Asks the server at most every {@link #EVERY} while a command follows a run, and says when the
-   * run's workflow task starts failing, fails again, or works again.
+   * Asks the server every {@link #EVERY} while a command follows a run (up to {@link #AT_MOST} for a
+   * long history, which the in-memory Temporal sends whole), and says when the run's workflow task
+   * starts failing, fails again, or works again.
    */
   static final class Watch {
     static final Duration EVERY = Duration.ofSeconds(2);
+    static final Duration AT_MOST = Duration.ofSeconds(10);
 
     private final WorkflowServiceStubs service;
     private final String namespace;
@@ -185,7 +195,12 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
         if (inMemory == null) {
           inMemory = Links.inMemory(service);
         }
-        failing = of(service, namespace, workflowId, inMemory);
+        Check c = FailingWorkflowTask.check(service, namespace, workflowId, inMemory);
+        failing = c.failing();
+        if (failing.isEmpty() && inMemory) {
+          // 2 ms per event: every 2 s up to 1,000 events, every 10 s from 5,000
+          nextCheck = nowMillis + Math.min(AT_MOST.toMillis(), Math.max(EVERY.toMillis(), 2 * c.historyLength()));
+        }
       } catch (RuntimeException e) {
         return Optional.empty();
       }
