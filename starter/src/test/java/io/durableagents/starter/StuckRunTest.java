@@ -131,4 +131,52 @@ class StuckRunTest {
     assertTrue(printed.contains("workflow worker unhandled failure: IllegalStateException: deliberate bug"), printed);
     assertTrue(printed.contains("The worker's log has the full error; its /health names every run"), printed);
   }
+
+  private static io.temporal.api.history.v1.HistoryEvent scheduled(int attempt) {
+    return io.temporal.api.history.v1.HistoryEvent.newBuilder()
+        .setEventType(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED)
+        .setWorkflowTaskScheduledEventAttributes(io.temporal.api.history.v1.WorkflowTaskScheduledEventAttributes
+            .newBuilder().setAttempt(attempt)).build();
+  }
+
+  private static io.temporal.api.history.v1.HistoryEvent event(io.temporal.api.enums.v1.EventType type) {
+    return io.temporal.api.history.v1.HistoryEvent.newBuilder().setEventType(type).build();
+  }
+
+  @Test
+  void aNonDeterminismErrorIsNamedWithWhatToDoAndASingleTimeoutIsNotStuck() {
+    var started = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    var completed = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    var timedOut = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT);
+    var failed = io.temporal.api.history.v1.HistoryEvent.newBuilder()
+        .setEventType(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
+        .setWorkflowTaskFailedEventAttributes(io.temporal.api.history.v1.WorkflowTaskFailedEventAttributes.newBuilder()
+            .setCause(io.temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR)
+            .setFailure(io.temporal.api.failure.v1.Failure.newBuilder().setMessage("Failure handling event 5")
+                .setCause(io.temporal.api.failure.v1.Failure.newBuilder()
+                    .setMessage("[TMPRL1100] Command COMMAND_TYPE_START_TIMER doesn't match event ACTIVITY_TASK_SCHEDULED\nmore")
+                    .setApplicationFailureInfo(io.temporal.api.failure.v1.ApplicationFailureInfo.newBuilder()
+                        .setType("io.temporal.worker.NonDeterministicException")))))
+        .build();
+    // an earlier failure, then a completed task: that one recovered and is not counted
+    var history = java.util.List.of(scheduled(1), started, failed, scheduled(2), started, completed,
+        scheduled(1), started, failed, scheduled(2), started);
+    FailingWorkflowTask f = FailingWorkflowTask.fromHistory("sim-nd", history, 0).orElseThrow();
+    assertEquals(2, f.attempt());
+    assertEquals("non deterministic error", f.cause());
+    assertEquals("NonDeterministicException: [TMPRL1100] Command COMMAND_TYPE_START_TIMER doesn't match event "
+        + "ACTIVITY_TASK_SCHEDULED", f.message());
+    assertTrue(f.advice().contains("Workflow.getVersion"), f.advice());
+    // a real server: the pending task's attempt counts (later attempts are not in its history)
+    assertEquals(7, FailingWorkflowTask.fromHistory("sim-nd", history, 7).orElseThrow().attempt());
+
+    // a worker killed in a task: one timeout, attempt 2, is not stuck; a second timeout is
+    assertEquals(Optional.empty(), FailingWorkflowTask.fromHistory("sim-k",
+        java.util.List.of(scheduled(1), started, timedOut, scheduled(2), started), 0));
+    FailingWorkflowTask twice = FailingWorkflowTask.fromHistory("sim-k", java.util.List.of(scheduled(1), started,
+        timedOut, scheduled(2), started, timedOut, scheduled(3)), 0).orElseThrow();
+    assertEquals(3, twice.attempt());
+    assertEquals("timed out", twice.cause());
+    assertEquals("", twice.message());
+  }
 }
