@@ -57,7 +57,8 @@ public final class WorkerMain {
         java.util.List.of(failures));
     boolean sticky = settings.sticky() == WorkerSettings.Sticky.ON
         || (settings.sticky() == WorkerSettings.Sticky.AUTO && !TestServerDetector.stickyQueuesNeverTimeOut(service));
-    WorkflowClient client = connection.client(service, pluginBuilder.setStickyExecution(sticky).build());
+    DurableAgentsPlugin plugin = pluginBuilder.setStickyExecution(sticky).build();
+    WorkflowClient client = connection.client(service, plugin);
     WorkerFactory factory = WorkerFactory.newInstance(client);
     factoryRef[0] = factory;
     CountDownLatch stopped = new CountDownLatch(1);
@@ -71,6 +72,10 @@ public final class WorkerMain {
       }
       stopped.countDown();
     }, "durable-agents-shutdown"));
+    // replay a few recorded histories first: a worker that takes over from a killed one replays hundreds
+    Warmup.Result warm = Warmup.run(client, plugin);
+    log.info("warmed up in {} ms ({} of {} recorded histories replayed)", warm.took().toMillis(), warm.replayed(),
+        Warmup.HISTORIES.size());
     factory.start();
     log.info("worker started: Temporal {} namespace {}, task queues {} and {}, sticky execution {}, "
             + "virtual threads {}{}",
