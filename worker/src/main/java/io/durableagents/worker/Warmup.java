@@ -73,7 +73,7 @@ public final class Warmup {
           try {
             worker.replayWorkflowExecution(read(name, h.getValue()));
             replayed.incrementAndGet();
-          } catch (Exception e) {
+          } catch (Exception | LinkageError e) {
             failures.add(name + ": " + e);
             log.debug("warm-up: {} did not replay: {}", name, e.toString());
           }
@@ -97,7 +97,11 @@ public final class Warmup {
       if (in == null) {
         throw new IOException("no resource " + name);
       }
-      return WorkflowExecutionHistory.fromJson(new String(in.readAllBytes(), StandardCharsets.UTF_8), workflowId);
+      // protobuf's own JSON parser: the SDK's fromJson needs json-path, which the worker's jar leaves out
+      io.temporal.api.history.v1.History.Builder history = io.temporal.api.history.v1.History.newBuilder();
+      com.google.protobuf.util.JsonFormat.parser().ignoringUnknownFields()
+          .merge(new String(in.readAllBytes(), StandardCharsets.UTF_8), history);
+      return new WorkflowExecutionHistory(history.build(), workflowId);
     }
   }
 }

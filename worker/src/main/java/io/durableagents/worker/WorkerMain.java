@@ -74,8 +74,8 @@ public final class WorkerMain {
     }, "durable-agents-shutdown"));
     // replay a few recorded histories first: a worker that takes over from a killed one replays hundreds
     Warmup.Result warm = Warmup.run(client, plugin);
-    log.info("warmed up in {} ms ({} of {} recorded histories replayed)", warm.took().toMillis(), warm.replayed(),
-        Warmup.HISTORIES.size());
+    log.info("warmed up in {} ms ({} of {} recorded histories replayed{})", warm.took().toMillis(), warm.replayed(),
+        Warmup.HISTORIES.size(), warm.failures().isEmpty() ? "" : "; " + warm.failures().get(0));
     factory.start();
     log.info("worker started: Temporal {} namespace {}, task queues {} and {}, sticky execution {}, "
             + "virtual threads {}{}",
