@@ -80,25 +80,39 @@ class CommittedLogTest {
     logger.detachAppender(captured);
   }
 
-  private List<ILoggingEvent> run(String id, boolean committedLog) {
+  private void run(String id, boolean committedLog) {
     CRASH_ONCE.set(true);
     WorkflowClient client = env.getWorkflowClient();
     assertEquals("done", client.newWorkflowStub(StepOnce.class,
         WorkflowOptions.newBuilder().setTaskQueue("committed-log").setWorkflowId(id).build()).run(committedLog));
-    return captured.list.stream()
-        .filter(e -> e.getFormattedMessage().equals("step 1/1 done") && id.equals(e.getMDCPropertyMap().get("WorkflowId")))
-        .toList();
+  }
+
+  private List<ILoggingEvent> lines(String id) {
+    synchronized (captured) { // AppenderBase appends under the appender's own lock
+      return List.copyOf(captured.list).stream()
+          .filter(e -> e.getFormattedMessage().equals("step 1/1 done") && id.equals(e.getMDCPropertyMap().get("WorkflowId")))
+          .toList();
+    }
   }
 
   @Test
-  void aTaskRunAgainWritesItsLineOnceWhenCommitted() {
-    List<ILoggingEvent> lines = run("committed", true);
+  void aTaskRunAgainWritesItsLineOnceWhenCommitted() throws InterruptedException {
+    run("committed", true);
+    // the line is written when the worker hears the completion, which may come after the client's result
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (lines("committed").isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    // then the workflow's close event is in history: every task of the run has been answered
+    env.getWorkflowClient().fetchHistory("committed");
+    List<ILoggingEvent> lines = lines("committed");
     assertEquals(1, lines.size(), lines.toString());
   }
 
   @Test
   void theReplayAwareLoggerWritesItTwice() {
-    List<ILoggingEvent> lines = run("replay-aware", false);
+    run("replay-aware", false);
+    List<ILoggingEvent> lines = lines("replay-aware");
     assertEquals(2, lines.size(), "why CommittedLog exists: " + lines);
   }
 }
