@@ -125,6 +125,10 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "Skip the scale part's extra L = 0 rows with sticky execution off.")
   boolean noStickyComparison;
 
+  @Option(names = "--kills", defaultValue = "5", paramLabel = "N",
+      description = "Worker kills (kill -9) in each run of the recovery part (default: ${DEFAULT-VALUE}).")
+  int kills;
+
   @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
   boolean quick;
 
@@ -193,6 +197,15 @@ final class BenchmarkCommand implements Callable<Integer> {
       }
       if (parts.contains("recovery")) {
         line("## 4. Recovery");
+        line("");
+        line("Settings: LLM calls' heartbeat timeout " + io.durableagents.workflows.llm.LlmCallOptions.HEARTBEAT_TIMEOUT
+            .toSeconds() + " s (a heartbeat every " + io.durableagents.activities.llm.LlmActivitiesImpl.HEARTBEAT_INTERVAL
+            .toSeconds() + " s while a call waits), retried after " + io.durableagents.workflows.llm.LlmCallOptions.RETRY
+            .getInitialInterval().toSeconds() + " s; sticky queue timeout 5 s (the SDK's default); workflow task "
+            + "timeout 10 s (Temporal's default); " + io.durableagents.worker.WorkerSettings.defaultWorkflowTaskSlots()
+            + " workflow tasks at once per worker; deadlock detection after "
+            + io.durableagents.worker.DurableAgentsPlugin.DEADLOCK_DETECTION_TIMEOUT_MS / 1000 + " s. Load average "
+            + "when the part started: " + loadAverage() + ".");
         line("");
         for (int perWorkflow : agentsPerWorkflow) {
           restartServer();
@@ -495,60 +508,70 @@ final class BenchmarkCommand implements Callable<Integer> {
         values.stream().mapToDouble(Double::doubleValue).max().orElse(0));
   }
 
-  /** 4. Kill -9 of the worker at a random point of a 200-agent run. */
+  /**
+   * 4. Kill -9 of the worker, again and again, in one 200-agent run: each time a new worker is
+   * started at once, and the time from the kill to the next completed activity is measured; the next
+   * kill comes once that worker has done its share of the run's calls.
+   */
   private void recovery(int perWorkflow) throws Exception {
     int n = quick ? 50 : 200;
     int latency = 100;
+    int simSteps = quick ? steps : Math.max(steps, 20);
     long seed = System.nanoTime() % 1000;
     Random random = new Random(seed);
     Path journal = logs.resolve("journal-recovery.log");
     Files.deleteIfExists(journal);
     Map<String, String> env = Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
-    Worker first = Worker.start(this, "recovery-1", ChildProcesses.javaBinary(), env);
+    String shape = perWorkflow == 1 ? "per-step" : "group" + perWorkflow;
+    Worker worker = Worker.start(this, "recovery-" + shape + "-0", ChildProcesses.javaBinary(), env);
     String id = "bench-recovery-" + System.nanoTime();
-    SimulationInput input = simulationInput(n, steps, latency, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow);
+    SimulationInput input = simulationInput(n, simSteps, latency, Strategy.COT, 1)
+        .withAgentsPerWorkflow(perWorkflow);
     // An undisturbed run first: how many calls the run makes, and the result the killed one must equal.
     SimulationResult reference = runSimulation(input, id + "-reference");
     int skip = Files.readAllLines(journal).size();
-    long killAfter = (long) (reference.llmCalls() * (0.2 + 0.5 * random.nextDouble()));
     io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
     stub.start(input);
-    // The kill comes after a random share (20-70%) of the run's calls are done, read from the execution
-    // journal: a progress query can wait out its timeout at a continue-as-new on the embedded Temporal.
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-    while (CompletedActivities.doneInJournal(journal, skip) < killAfter && System.nanoTime() < deadline) {
-      Thread.sleep(5);
+    // Kill k comes after (10 + 60 * k / kills)% of the run's calls (+-3%), read from the execution
+    // journal, and never before the worker started after the previous kill has completed a call.
+    List<RecoveryKill> killed = new ArrayList<>();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(20);
+    for (int k = 0; k < kills && System.nanoTime() < deadline; k++) {
+      double share = 0.1 + 0.6 * k / Math.max(1, kills) + 0.06 * (random.nextDouble() - 0.5);
+      long killAfter = (long) (reference.llmCalls() * share);
+      long pid = worker.pid();
+      while ((CompletedActivities.doneInJournal(journal, skip) < killAfter || firstDone(journal, skip, pid) < 0)
+          && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      if (stub.describe().getStatus() != io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+        break; // the run ended before this kill
+      }
+      long killedAt = System.currentTimeMillis();
+      worker.kill();
+      long doneAtKill = CompletedActivities.doneInJournal(journal, skip);
+      worker = Worker.start(this, "recovery-" + shape + "-" + (k + 1), ChildProcesses.javaBinary(), env);
+      killed.add(new RecoveryKill(killedAt, doneAtKill, System.currentTimeMillis(), worker));
     }
-    long killedAt = System.currentTimeMillis();
-    first.kill();
-    long doneAtKill = CompletedActivities.doneInJournal(journal, skip);
-    Worker second = Worker.start(this, "recovery-2", ChildProcesses.javaBinary(), env);
-    long readyAt = System.currentTimeMillis();
-    SimulationResult r = stub.getResult(10, TimeUnit.MINUTES, SimulationResult.class);
-    second.stop();
+    SimulationResult r = stub.getResult(20, TimeUnit.MINUTES, SimulationResult.class);
+    worker.stop();
     boolean sameResult = reference.perStep().equals(r.perStep()) && reference.llmCalls() == r.llmCalls()
         && reference.usage().equals(r.usage());
 
-    long firstDoneAfter = Long.MAX_VALUE;
     Map<String, List<Integer>> executed = new HashMap<>();
-    Set<String> pids = new TreeSet<>();
     List<String> journalLines = Files.readAllLines(journal);
     for (String l : journalLines.subList(skip, journalLines.size())) {
       String[] f = l.split("\t");
-      pids.add(f[6]);
       if (f[1].equals("start")) {
-        executed.computeIfAbsent(f[2] + "|" + f[3], k -> new ArrayList<>()).add(Integer.parseInt(f[4]));
-      }
-      if (f[1].equals("done") && f[6].equals(Long.toString(second.pid()))) {
-        firstDoneAfter = Math.min(firstDoneAfter, Long.parseLong(f[0]));
+        executed.computeIfAbsent(f[2] + "|" + f[7] + "|" + f[3], k -> new ArrayList<>()).add(Integer.parseInt(f[4]));
       }
     }
-    Map<String, Integer> completed = CompletedActivities.of(client, id);
+    Map<String, Integer> completed = CompletedActivities.byRun(client, id);
     int ranAgainAfterCompletion = 0;
     int retriedInFlight = 0;
     // A completed call ran again if an attempt started after the one the history records as completed,
-    // or if one attempt started twice. Earlier attempts were in flight at the kill: retried, as
+    // or if one attempt started twice. Earlier attempts were in flight at a kill: retried, as
     // at-least-once delivery allows (they may have finished on the dead worker, their results lost).
     for (Map.Entry<String, Integer> e : completed.entrySet()) {
       List<Integer> attempts = executed.getOrDefault(e.getKey(), List.of());
@@ -564,22 +587,82 @@ final class BenchmarkCommand implements Callable<Integer> {
         retriedInFlight++;
       }
     }
-    line("A " + n + "-agent CoT run (L = " + latency + " ms, " + steps + " steps, " + (perWorkflow == 1
-        ? "a workflow per agent step" : perWorkflow + " agents per workflow") + "); its worker is killed with "
-        + "kill -9 after " + doneAtKill + " of its " + reference.llmCalls() + " LLM calls were done (seed " + seed
-        + ") and a new worker started at once.");
+    line("A " + n + "-agent CoT run (L = " + latency + " ms, " + simSteps + " steps, " + (perWorkflow == 1
+        ? "a workflow per agent step" : perWorkflow + " agents per workflow") + ", seed " + seed + ") whose worker "
+        + "is killed with kill -9 " + killed.size() + " times; after each kill a new worker (a new JVM) is started "
+        + "at once, and the next kill comes once it has completed a call and the run has gone on.");
+    line("");
+    line("| kill | after LLM calls | kill -9 to the new worker polling (ms) | kill -9 to the next completed "
+        + "activity (ms) | that activity | TMPRL1101 in the new worker's log |");
+    line("| ---: | ---: | ---: | ---: | --- | ---: |");
+    List<Double> nextDone = new ArrayList<>();
+    int k = 0;
+    for (RecoveryKill kill : killed) {
+      k++;
+      long[] first = firstDoneWithAttempt(journal, skip, kill.worker().pid());
+      String after = first[0] < 0 ? "n/a" : Long.toString(first[0] - kill.killedAt());
+      if (first[0] >= 0) {
+        nextDone.add((double) (first[0] - kill.killedAt()));
+      }
+      line("| " + k + " | " + kill.doneAtKill() + " | " + (kill.readyAt() - kill.killedAt()) + " | " + after + " | "
+          + (first[0] < 0 ? "-" : first[1] > 1 ? "a call in flight at the kill, retried (attempt " + first[1] + ")"
+              : "a call not yet started at the kill") + " | " + countInLog(kill.worker().log(), "TMPRL1101") + " |");
+    }
     line("");
     line("| measure | value |");
     line("| --- | ---: |");
-    line("| kill -9 to the new worker polling (ms) | " + (readyAt - killedAt) + " |");
-    line("| kill -9 to the first activity completed by the new worker (ms) | "
-        + (firstDoneAfter == Long.MAX_VALUE ? "n/a" : Long.toString(firstDoneAfter - killedAt)) + " |");
+    if (!nextDone.isEmpty()) {
+      line(String.format(Locale.ROOT, "| kill -9 to the next completed activity, median / worst (ms) | **%.0f** / **%.0f** |",
+          median(nextDone), nextDone.stream().mapToDouble(Double::doubleValue).max().orElse(0)));
+    }
     line("| activities completed in the run | " + completed.size() + " |");
     line("| completed calls executed again | **" + ranAgainAfterCompletion + "** |");
-    line("| calls in flight at the kill, retried (at-least-once) | " + retriedInFlight + " |");
+    line("| calls in flight at a kill, retried (at-least-once) | " + retriedInFlight + " |");
     line("| agent steps, LLM calls | " + r.agentSteps() + ", " + r.llmCalls() + " |");
     line("| result equal to the undisturbed run's | " + (sameResult ? "yes" : "**no**") + " |");
     line("");
+  }
+
+  /** One kill of the recovery part: when, after how many calls, when its successor polled, and which. */
+  private record RecoveryKill(long killedAt, long doneAtKill, long readyAt, Worker worker) {}
+
+  /** When worker {@code pid} first completed an activity (epoch ms), or -1. */
+  private static long firstDone(Path journal, int skip, long pid) throws IOException {
+    return firstDoneWithAttempt(journal, skip, pid)[0];
+  }
+
+  /** When worker {@code pid} first completed an activity (epoch ms, -1 if never) and that attempt. */
+  private static long[] firstDoneWithAttempt(Path journal, int skip, long pid) throws IOException {
+    long[] first = {-1, 0};
+    try (Stream<String> lines = Files.lines(journal)) {
+      lines.skip(skip).forEach(l -> {
+        String[] f = l.split("\t");
+        if (f.length > 6 && f[1].equals("done") && f[6].equals(Long.toString(pid))) {
+          long at = Long.parseLong(f[0]);
+          if (first[0] < 0 || at < first[0]) {
+            first[0] = at;
+            first[1] = Integer.parseInt(f[4]);
+          }
+        }
+      });
+    }
+    return first;
+  }
+
+  /** The machine's 1-minute load average, from /proc/loadavg, or "unknown". */
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  /** How many lines of {@code log} contain {@code text}. */
+  private static long countInLog(File log, String text) throws IOException {
+    try (Stream<String> lines = Files.lines(log.toPath())) {
+      return lines.filter(l -> l.contains(text)).count();
+    }
   }
 
   /** 5 and 6. Events and bytes per agent step, and LLM calls and tokens per agent step, per strategy. */
@@ -801,6 +884,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   /** A worker in its own JVM, with its metrics endpoint sampled for heap and threads. */
   private static final class Worker {
     private final Process process;
+    private File log;
     private final int metricsPort;
     private final String label;
     private final Thread sampler;
@@ -828,6 +912,7 @@ final class BenchmarkCommand implements Callable<Integer> {
       File log = bench.logs.resolve("worker-" + name + ".log").toFile();
       Process p = ChildProcesses.start(java, javaFeature(java), "1g", log, env, "worker");
       Worker w = new Worker(p, metricsPort, javaLabel(java));
+      w.log = log;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (!w.healthy()) {
         if (!p.isAlive() || System.nanoTime() > deadline) {
@@ -882,6 +967,11 @@ final class BenchmarkCommand implements Callable<Integer> {
 
     long pid() {
       return process.pid();
+    }
+
+    /** The worker's log file. */
+    File log() {
+      return log;
     }
 
     void resetSamples() {

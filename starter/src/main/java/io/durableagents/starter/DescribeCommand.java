@@ -95,6 +95,16 @@ final class DescribeCommand implements Callable<Integer> {
             .append(k).append('=').append(v.getData().toStringUtf8()));
         System.out.println("Search attrs:  " + sa);
       }
+      if (info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+        try {
+          FailingWorkflowTask.of(service, connection.namespace(), workflowId).ifPresent(f -> {
+            System.out.println("Stuck:         " + f.describe());
+            System.out.println("               " + f.advice());
+          });
+        } catch (RuntimeException e) {
+          // the description above was read; the progress below says whether a worker answers
+        }
+      }
       WorkflowClient client = connection.client(service);
       boolean completed = info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED;
       if (completed && info.getType().getName().equals("AgentTask")) {

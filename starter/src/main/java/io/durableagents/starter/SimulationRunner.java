@@ -87,9 +87,17 @@ final class SimulationRunner {
     return bar ? followWithBar(workflowId) : follow(workflowId);
   }
 
+  /** Says when the run's workflow task keeps failing (checked every 2 s while the run is followed). */
+  private FailingWorkflowTask.Watch stuckWatch(String workflowId) {
+    return new FailingWorkflowTask.Watch(client.getWorkflowServiceStubs(), client.getOptions().getNamespace(),
+        workflowId);
+  }
+
   /** Follows a run with a progress bar: steps done, agents, LLM calls and tokens so far. */
   SimulationResult followWithBar(String workflowId) throws InterruptedException {
     ServerWatch watch = new ServerWatch(client.getWorkflowServiceStubs(), workflowId, "attach");
+    FailingWorkflowTask.Watch stuck = stuckWatch(workflowId);
+    String stuckLine = null;
     ResultWatch result = new ResultWatch(workflowId);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
     try (ProgressBar bar = new ProgressBarBuilder()
@@ -113,6 +121,17 @@ final class SimulationRunner {
           if (!watch.answers()) {
             bar.setExtraMessage("Temporal at " + client.getWorkflowServiceStubs().getOptions().getTarget()
                 + " does not answer");
+            continue;
+          }
+          java.util.Optional<String> change = stuck.check(System.nanoTime() / 1_000_000);
+          if (change.isPresent()) {
+            stuckLine = change.get().startsWith("Stuck: ") ? change.get().lines().findFirst().orElse("") : null;
+            out.println();
+            out.println(change.get());
+            out.flush();
+          }
+          if (stuckLine != null) {
+            bar.setExtraMessage(stuckLine);
             continue;
           }
           try {
@@ -219,6 +238,7 @@ final class SimulationRunner {
   /** Follows a run until it ends, printing each step's counts; returns its result. */
   SimulationResult follow(String workflowId) throws InterruptedException {
     ServerWatch watch = new ServerWatch(client.getWorkflowServiceStubs(), workflowId, "attach");
+    FailingWorkflowTask.Watch stuck = stuckWatch(workflowId);
     ResultWatch result = new ResultWatch(workflowId);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
     int printed = 0;
@@ -233,6 +253,11 @@ final class SimulationRunner {
       } catch (TimeoutException e) {
         if (!watch.answers()) {
           continue; // said after ServerWatch.GRACE_MILLIS
+        }
+        java.util.Optional<String> change = stuck.check(System.nanoTime() / 1_000_000);
+        if (change.isPresent()) {
+          out.println(change.get());
+          out.flush();
         }
         try {
           SimulationProgress p = typed.progress();

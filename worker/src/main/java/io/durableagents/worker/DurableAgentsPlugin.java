@@ -111,6 +111,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final int llmConcurrency;
   private final int workflowCacheSize;
   private final int pollers;
+  private final int workflowTaskSlots;
   private final boolean virtualThreads;
   private final List<WorkerInterceptor> interceptors;
   private final PayloadCodec payloadCodec;
@@ -147,6 +148,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.llmConcurrency = b.llmConcurrency;
     this.workflowCacheSize = b.workflowCacheSize;
     this.pollers = b.pollers;
+    this.workflowTaskSlots = b.workflowTaskSlots;
     this.virtualThreads = b.virtualThreads && VIRTUAL_THREADS_AVAILABLE;
     this.tracing = b.tracing;
     List<WorkerInterceptor> all = new ArrayList<>(b.interceptors);
@@ -274,6 +276,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       // either can pass the SDK's 1 s without yielding, which fails the task as a "potential
       // deadlock" (TMPRL1101) and retries it. 5 s stays under the workflow task timeout (10 s).
       builder.setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION_TIMEOUT_MS);
+      builder.setMaxConcurrentWorkflowTaskExecutionSize(workflowTaskSlots);
     }
     builder.setMaxConcurrentActivityTaskPollers(pollers);
     if (virtualThreads) {
@@ -337,6 +340,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private int llmConcurrency = WorkerSettings.DEFAULT_LLM_CONCURRENCY;
     private int workflowCacheSize = WorkerSettings.DEFAULT_WORKFLOW_CACHE;
     private int pollers = WorkerSettings.DEFAULT_POLLERS;
+    private int workflowTaskSlots = WorkerSettings.defaultWorkflowTaskSlots();
     private boolean virtualThreads = VIRTUAL_THREADS_AVAILABLE;
     private AgentTracing tracing;
 
@@ -368,6 +372,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
           WorkerSettings.DEFAULT_WORKFLOW_CACHE));
       setVirtualThreads(WorkerSettings.virtualThreads(env, VIRTUAL_THREADS_AVAILABLE));
       setPollers(WorkerSettings.positive(env, WorkerSettings.POLLERS, WorkerSettings.DEFAULT_POLLERS));
+      setWorkflowTaskSlots(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_TASK_SLOTS,
+          WorkerSettings.defaultWorkflowTaskSlots()));
       String delay = env.get(WorkerSettings.RULES_DELAY_MS);
       if (delay != null && !delay.isBlank()) {
         long millis;
@@ -663,6 +669,18 @@ public final class DurableAgentsPlugin extends SimplePlugin {
         throw new IllegalArgumentException("pollers must be >= 1, was " + pollers);
       }
       this.pollers = pollers;
+      return this;
+    }
+
+    /**
+     * How many workflow tasks one worker runs at once (default {@link
+     * WorkerSettings#defaultWorkflowTaskSlots()}; {@value WorkerSettings#WORKFLOW_TASK_SLOTS}).
+     */
+    public Builder setWorkflowTaskSlots(int slots) {
+      if (slots < 1) {
+        throw new IllegalArgumentException(WorkerSettings.WORKFLOW_TASK_SLOTS + " must be >= 1, was " + slots);
+      }
+      this.workflowTaskSlots = slots;
       return this;
     }
 

@@ -21,7 +21,8 @@ import java.util.function.BooleanSupplier;
  * The worker's HTTP endpoint: Prometheus metrics at {@code /metrics} (the Temporal SDK's own metrics
  * through its Micrometer bridge, ours, and the JVM's heap, threads, GC and CPU) and {@code /health}, which answers 200 while the worker runs and 503
  * otherwise, and 503 with a line per problem when something the worker needs does not answer (an MCP
- * server: {@code mcp server fs: cannot be reached: ...}).
+ * server: {@code mcp server fs: cannot be reached: ...}), followed by the runs whose workflow task keeps
+ * failing, if any.
  */
 public final class MetricsServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry =
@@ -51,6 +52,17 @@ public final class MetricsServer implements AutoCloseable {
 
   /** Listens on {@code host} ({@code 0.0.0.0} for every interface). */
   public MetricsServer(String host, int port, BooleanSupplier healthy) {
+    this(host, port, healthy, java.util.List::of);
+  }
+
+  /**
+   * Listens on {@code host}; {@code /health} adds the lines {@code notes} gives (for example the runs
+   * whose workflow task keeps failing, from {@link WorkflowTaskFailures#healthLines()}) to its answer.
+   * They do not change its status: a worker whose workflow code fails for one run still serves the others,
+   * and restarting it would not help.
+   */
+  public MetricsServer(String host, int port, BooleanSupplier healthy,
+      java.util.function.Supplier<java.util.List<String>> notes) {
     // the JVM's own: heap, threads, GC and CPU, to size workers (jvm_*, process_*)
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
@@ -79,6 +91,9 @@ public final class MetricsServer implements AutoCloseable {
       boolean ok = running && now.isEmpty();
       StringBuilder text = new StringBuilder(ok ? "ok\n" : running ? "" : "not running\n");
       now.forEach((what, why) -> text.append(what).append(": ").append(why).append('\n'));
+      for (String note : notes.get()) {
+        text.append(note).append('\n');
+      }
       byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(ok ? 200 : 503, body.length);
       try (OutputStream out = exchange.getResponseBody()) {

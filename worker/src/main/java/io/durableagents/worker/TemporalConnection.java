@@ -88,10 +88,27 @@ public final class TemporalConnection {
 
   /** Connects to the service; {@code metricsScope} may be null. */
   public WorkflowServiceStubs connect(Scope metricsScope) {
+    return connect(metricsScope, java.util.List.of());
+  }
+
+  /**
+   * Connects to the service with gRPC client interceptors (a worker's {@link WorkflowTaskFailures});
+   * {@code metricsScope} may be null.
+   */
+  public WorkflowServiceStubs connect(Scope metricsScope, java.util.List<io.grpc.ClientInterceptor> interceptors) {
     WorkflowServiceStubsOptions.Builder options =
         WorkflowServiceStubsOptions.newBuilder(profile.toWorkflowServiceStubsOptions())
             .setTarget(address())
             .setRpcTimeout(Duration.ofSeconds(10));
+    if (!interceptors.isEmpty()) {
+      java.util.List<io.grpc.ClientInterceptor> all = new java.util.ArrayList<>();
+      var existing = options.build().getGrpcClientInterceptors();
+      if (existing != null) {
+        all.addAll(existing);
+      }
+      all.addAll(interceptors);
+      options.setGrpcClientInterceptors(all);
+    }
     if (metricsScope != null) {
       options.setMetricsScope(metricsScope);
     }

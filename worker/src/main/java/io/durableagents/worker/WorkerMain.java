@@ -40,13 +40,22 @@ public final class WorkerMain {
     }
     TemporalConnection connection = TemporalConnection.fromEnvironment(env);
     WorkerFactory[] factoryRef = new WorkerFactory[1];
+    WorkflowTaskFailures[] failuresRef = new WorkflowTaskFailures[1];
     MetricsServer metrics = settings.metricsPort() == null ? null
         : new MetricsServer(MetricsServer.host(env), settings.metricsPort(),
-            () -> factoryRef[0] != null && factoryRef[0].isStarted() && !factoryRef[0].isShutdown());
+            () -> factoryRef[0] != null && factoryRef[0].isStarted() && !factoryRef[0].isShutdown(),
+            () -> failuresRef[0] == null ? java.util.List.of() : failuresRef[0].healthLines());
     if (metrics != null) {
       pluginBuilder.setMeterRegistry(metrics.registry());
     }
-    WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope());
+    // the runs whose workflow task keeps failing, for /health and the metric
+    // and workflow code's log lines written once their workflow task is committed
+    WorkflowTaskFailures failures = new WorkflowTaskFailures(metrics == null
+        ? new io.micrometer.core.instrument.simple.SimpleMeterRegistry() : metrics.registry(),
+        io.durableagents.workflows.CommittedLog.install());
+    failuresRef[0] = failures;
+    WorkflowServiceStubs service = connection.connect(metrics == null ? null : metrics.scope(),
+        java.util.List.of(failures));
     boolean sticky = settings.sticky() == WorkerSettings.Sticky.ON
         || (settings.sticky() == WorkerSettings.Sticky.AUTO && !TestServerDetector.stickyQueuesNeverTimeOut(service));
     DurableAgentsPlugin plugin;
@@ -83,6 +92,10 @@ public final class WorkerMain {
       }
       stopped.countDown();
     }, "durable-agents-shutdown"));
+    // replay a few recorded histories first: a worker that takes over from a killed one replays hundreds
+    Warmup.Result warm = Warmup.run(client, plugin);
+    log.info("warmed up in {} ms ({} of {} recorded histories replayed{})", warm.took().toMillis(), warm.replayed(),
+        Warmup.HISTORIES.size(), warm.failures().isEmpty() ? "" : "; " + warm.failures().get(0));
     factory.start();
     log.info("worker started: Temporal {} namespace {}, task queues {} and {}, sticky execution {}, "
             + "virtual threads {}{}",

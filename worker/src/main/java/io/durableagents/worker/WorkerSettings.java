@@ -55,6 +55,22 @@ public record WorkerSettings(
   /** Workflows one worker keeps in its cache (and workflow threads it may run). */
   public static final String WORKFLOW_CACHE = "DURABLE_AGENTS_WORKFLOW_CACHE";
 
+  /**
+   * Workflow tasks one worker runs at once (default {@link #defaultWorkflowTaskSlots()}): workflow
+   * code is pure CPU, and more tasks at once than the machine has cores only makes each one slower.
+   */
+  public static final String WORKFLOW_TASK_SLOTS = "DURABLE_AGENTS_WORKFLOW_TASK_SLOTS";
+
+  /**
+   * Four workflow tasks per core, at least 8. The SDK's default is 200: a worker that starts while
+   * hundreds of workflows wait for it (after another was killed) ran them all at once on a cold JVM,
+   * each got a sliver of the CPU, and the SDK failed dozens of them as "potential deadlocks"
+   * (TMPRL1101: no yield for 5 s), which Temporal retried 10 s later.
+   */
+  public static int defaultWorkflowTaskSlots() {
+    return Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
+  }
+
   /** Virtual workflow and activity threads: auto (on JVM 21+), on, off. */
   public static final String VIRTUAL_THREADS = "DURABLE_AGENTS_VIRTUAL_THREADS";
 

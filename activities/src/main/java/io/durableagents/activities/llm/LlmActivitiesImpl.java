@@ -107,7 +107,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LlmActivitiesImpl implements LlmActivities {
   /** How often a waiting call heartbeats; well under {@code LlmCallOptions.HEARTBEAT_TIMEOUT}. */
-  public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(2);
+  public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Logger log = LoggerFactory.getLogger(LlmActivitiesImpl.class);

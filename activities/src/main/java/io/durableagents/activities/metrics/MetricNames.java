@@ -29,5 +29,14 @@ public final class MetricNames {
   /** How long tool calls waited for their decision, by outcome (timed by the workflow). */
   public static final String APPROVAL_WAIT = io.durableagents.workflows.approval.ApprovalBook.APPROVAL_WAIT;
 
+  /**
+   * Workflow task attempts that failed or timed out, by workflow type and cause (counted by the
+   * worker that saw them: {@code io.durableagents.worker.WorkflowTaskFailures}).
+   */
+  public static final String WORKFLOW_TASK_FAILURES = "durable_agents_workflow_task_failures";
+
+  /** Runs whose workflow task keeps failing on this worker now (a gauge). */
+  public static final String WORKFLOW_TASKS_FAILING = "durable_agents_workflow_tasks_failing";
+
   private MetricNames() {}
 }

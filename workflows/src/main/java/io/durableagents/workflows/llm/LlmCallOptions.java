@@ -17,7 +17,13 @@ import java.time.Duration;
  */
 public final class LlmCallOptions {
   public static final Duration START_TO_CLOSE = Duration.ofMinutes(3);
-  public static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
+  /**
+   * 3 s: a call that was running on a killed worker is retried about 4 s later (this, then the
+   * retry's first backoff of 1 s). The activity heartbeats every second while it waits, and the SDK
+   * sends them at most every 0.8 x this (2.4 s), which leaves 0.6 s for a heartbeat to arrive. Temporal
+   * compares only an activity's id and type on replay, so changing it changes no recorded history.
+   */
+  public static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(3);
   public static final int MAXIMUM_ATTEMPTS = 8;
 
   public static final RetryOptions RETRY =

@@ -194,7 +194,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       if (stepsThisRun >= input.continueAsNewEvery()
           || (input.continueAsNewWhenSuggested()
               && (Workflow.getInfo().isContinueAsNewSuggested() || nextStepPassesHistoryBudget(stepsThisRun)))) {
-        Workflow.getLogger(SimulationWorkflowImpl.class).info(
+        io.durableagents.workflows.CommittedLog.info(SimulationWorkflowImpl.class,
             "continuing as new after step {} ({} steps and {} history events in this run)", step,
             stepsThisRun, Workflow.getInfo().getHistoryLength());
         Workflow.continueAsNew(input.withState(state()));
@@ -284,8 +284,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     if (input.searchAttributes()) {
       Workflow.upsertTypedSearchAttributes(SearchAttributes.SIM_STEP.valueSet((long) current));
     }
-    Workflow.getLogger(SimulationWorkflowImpl.class)
-        .info("step {}/{} done: {}, {} LLM calls so far", current, input.steps(), counts, llmCalls);
+    // written once the task is committed: a task run again after a worker was killed does not repeat it
+    io.durableagents.workflows.CommittedLog.info(SimulationWorkflowImpl.class,
+        "step {}/{} done: {}, {} LLM calls so far", current, input.steps(), counts, llmCalls);
     step = current;
   }
 

@@ -1,0 +1,182 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A simulation whose workflow task keeps failing is never silent: what {@code describe} prints
+ * ({@link FailingWorkflowTask#of}) and what {@code simulate}, {@code demo} and {@code attach} print
+ * while they follow it ({@link SimulationRunner#follow}) name the cause and the attempt within seconds,
+ * on the in-memory Temporal, which reports no pending workflow task and is read from the history.
+ */
+class StuckRunTest {
+  /** A "Simulation" whose code has a bug: every workflow task of it fails. */
+  @WorkflowInterface
+  public interface BrokenSimulation {
+    @WorkflowMethod(name = "Simulation")
+    String run();
+  }
+
+  public static class BrokenSimulationImpl implements BrokenSimulation {
+    @Override
+    public String run() {
+      throw new IllegalStateException("deliberate bug: cell [3, 4] is off the grid");
+    }
+  }
+
+  /** A "Simulation" that waits for ever, its workflow task done. */
+  @WorkflowInterface
+  public interface WaitingSimulation {
+    @WorkflowMethod(name = "Waiting")
+    String run();
+  }
+
+  public static class WaitingSimulationImpl implements WaitingSimulation {
+    @Override
+    public String run() {
+      io.temporal.workflow.Workflow.await(() -> false);
+      return "never";
+    }
+  }
+
+  private TestWorkflowEnvironment env;
+  private WorkflowClient client;
+
+  @BeforeEach
+  void start() {
+    env = TestWorkflowEnvironment.newInstance();
+    env.newWorker("stuck").registerWorkflowImplementationTypes(BrokenSimulationImpl.class,
+        WaitingSimulationImpl.class);
+    env.start();
+    client = env.getWorkflowClient();
+  }
+
+  @AfterEach
+  void stop() {
+    env.close();
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        fail("timed out waiting for " + what);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  @Test
+  void describeNamesTheCauseAndTheAttempt() throws Exception {
+    WorkflowClient.start(client.newWorkflowStub(BrokenSimulation.class,
+        WorkflowOptions.newBuilder().setTaskQueue("stuck").setWorkflowId("sim-broken").build())::run);
+    WorkflowClient.start(client.newWorkflowStub(WaitingSimulation.class,
+        WorkflowOptions.newBuilder().setTaskQueue("stuck").setWorkflowId("sim-fine").build())::run);
+    String namespace = client.getOptions().getNamespace();
+
+    await("the broken run to be seen failing", () ->
+        FailingWorkflowTask.of(env.getWorkflowServiceStubs(), namespace, "sim-broken").isPresent());
+    FailingWorkflowTask f = FailingWorkflowTask.of(env.getWorkflowServiceStubs(), namespace, "sim-broken").get();
+    assertTrue(f.attempt() >= 2, "attempt " + f.attempt());
+    assertEquals("workflow worker unhandled failure", f.cause());
+    assertEquals("IllegalStateException: deliberate bug: cell [3, 4] is off the grid", f.message());
+    assertTrue(f.since().isPresent());
+    assertTrue(f.describe().startsWith("the workflow task of sim-broken keeps failing: attempt "), f.describe());
+    assertTrue(f.describe().endsWith(", workflow worker unhandled failure: IllegalStateException: deliberate bug: "
+        + "cell [3, 4] is off the grid"), f.describe());
+
+    // a run whose task works is not named
+    assertEquals(Optional.empty(), FailingWorkflowTask.of(env.getWorkflowServiceStubs(), namespace, "sim-fine"));
+  }
+
+  @Test
+  void followingAStuckRunSaysSoWithTheCauseAndTheAttempt() throws Exception {
+    WorkflowClient.start(client.newWorkflowStub(BrokenSimulation.class,
+        WorkflowOptions.newBuilder().setTaskQueue("stuck").setWorkflowId("sim-broken-2").build())::run);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    SimulationRunner runner = new SimulationRunner(client, out);
+    Thread follower = new Thread(() -> {
+      try {
+        runner.follow("sim-broken-2");
+      } catch (InterruptedException | RuntimeException e) {
+        // stopped by the test
+      }
+    });
+    follower.setDaemon(true);
+    follower.start();
+    try {
+      await("the follower to say the run is stuck", () -> bytes.toString(StandardCharsets.UTF_8).contains("Stuck: "));
+      await("the cause line", () -> bytes.toString(StandardCharsets.UTF_8).contains("worker's log"));
+    } finally {
+      follower.interrupt();
+    }
+    String printed = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.contains("Stuck: the workflow task of sim-broken-2 keeps failing: attempt "), printed);
+    assertTrue(printed.contains("workflow worker unhandled failure: IllegalStateException: deliberate bug"), printed);
+    assertTrue(printed.contains("The worker's log has the full error; its /health names every run"), printed);
+  }
+
+  private static io.temporal.api.history.v1.HistoryEvent scheduled(int attempt) {
+    return io.temporal.api.history.v1.HistoryEvent.newBuilder()
+        .setEventType(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED)
+        .setWorkflowTaskScheduledEventAttributes(io.temporal.api.history.v1.WorkflowTaskScheduledEventAttributes
+            .newBuilder().setAttempt(attempt)).build();
+  }
+
+  private static io.temporal.api.history.v1.HistoryEvent event(io.temporal.api.enums.v1.EventType type) {
+    return io.temporal.api.history.v1.HistoryEvent.newBuilder().setEventType(type).build();
+  }
+
+  @Test
+  void aNonDeterminismErrorIsNamedWithWhatToDoAndASingleTimeoutIsNotStuck() {
+    var started = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    var completed = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    var timedOut = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT);
+    var failed = io.temporal.api.history.v1.HistoryEvent.newBuilder()
+        .setEventType(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
+        .setWorkflowTaskFailedEventAttributes(io.temporal.api.history.v1.WorkflowTaskFailedEventAttributes.newBuilder()
+            .setCause(io.temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR)
+            .setFailure(io.temporal.api.failure.v1.Failure.newBuilder().setMessage("Failure handling event 5")
+                .setCause(io.temporal.api.failure.v1.Failure.newBuilder()
+                    .setMessage("[TMPRL1100] Command COMMAND_TYPE_START_TIMER doesn't match event ACTIVITY_TASK_SCHEDULED\nmore")
+                    .setApplicationFailureInfo(io.temporal.api.failure.v1.ApplicationFailureInfo.newBuilder()
+                        .setType("io.temporal.worker.NonDeterministicException")))))
+        .build();
+    // an earlier failure, then a completed task: that one recovered and is not counted
+    var history = java.util.List.of(scheduled(1), started, failed, scheduled(2), started, completed,
+        scheduled(1), started, failed, scheduled(2), started);
+    FailingWorkflowTask f = FailingWorkflowTask.fromHistory("sim-nd", history, 0).orElseThrow();
+    assertEquals(2, f.attempt());
+    assertEquals("non deterministic error", f.cause());
+    assertEquals("NonDeterministicException: [TMPRL1100] Command COMMAND_TYPE_START_TIMER doesn't match event "
+        + "ACTIVITY_TASK_SCHEDULED", f.message());
+    assertTrue(f.advice().contains("Workflow.getVersion"), f.advice());
+    // a real server: the pending task's attempt counts (later attempts are not in its history)
+    assertEquals(7, FailingWorkflowTask.fromHistory("sim-nd", history, 7).orElseThrow().attempt());
+
+    // a worker killed in a task: one timeout, attempt 2, is not stuck; a second timeout is
+    assertEquals(Optional.empty(), FailingWorkflowTask.fromHistory("sim-k",
+        java.util.List.of(scheduled(1), started, timedOut, scheduled(2), started), 0));
+    FailingWorkflowTask twice = FailingWorkflowTask.fromHistory("sim-k", java.util.List.of(scheduled(1), started,
+        timedOut, scheduled(2), started, timedOut, scheduled(3)), 0).orElseThrow();
+    assertEquals(3, twice.attempt());
+    assertEquals("timed out", twice.cause());
+    assertEquals("", twice.message());
+  }
+}
