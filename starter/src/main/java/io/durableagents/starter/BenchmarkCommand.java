@@ -201,8 +201,10 @@ final class BenchmarkCommand implements Callable<Integer> {
         line("Settings: LLM calls' heartbeat timeout " + io.durableagents.workflows.llm.LlmCallOptions.HEARTBEAT_TIMEOUT
             .toSeconds() + " s (a heartbeat every " + io.durableagents.activities.llm.LlmActivitiesImpl.HEARTBEAT_INTERVAL
             .toSeconds() + " s while a call waits), retried after " + io.durableagents.workflows.llm.LlmCallOptions.RETRY
-            .getInitialInterval().toSeconds() + " s; sticky queue timeout 5 s (the SDK's default); workflow task "
-            + "timeout 10 s (Temporal's default); " + io.durableagents.worker.WorkerSettings.defaultWorkflowTaskSlots()
+            .getInitialInterval().toSeconds() + " s; sticky queue timeout 5 s (the SDK's default); the simulation's "
+            + "workflow task timeout " + io.durableagents.workflows.simulation.SimulationTaskTimeout.forAgents(200)
+            .toSeconds() + " s (SimulationTaskTimeout, 200 agents), its children's 10 s (Temporal's default); "
+            + io.durableagents.worker.WorkerSettings.defaultWorkflowTaskSlots()
             + " workflow tasks at once per worker; deadlock detection after "
             + io.durableagents.worker.DurableAgentsPlugin.DEADLOCK_DETECTION_TIMEOUT_MS / 1000 + " s. Load average "
             + "when the part started: " + loadAverage() + ".");
@@ -531,7 +533,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     SimulationResult reference = runSimulation(input, id + "-reference");
     int skip = Files.readAllLines(journal).size();
     io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
-        .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build());
+        .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).setWorkflowTaskTimeout(taskTimeout(input)).build());
     stub.start(input);
     // Kill k comes after (10 + 60 * k / kills)% of the run's calls (+-3%), read from the execution
     // journal, and never before the worker started after the previous kill has completed a call.
@@ -807,9 +809,16 @@ final class BenchmarkCommand implements Callable<Integer> {
         AgentOptions.newBuilder().setStrategy(s).setModel(model).setTtl(ttl).build(), null, n);
   }
 
+  /** The workflow task timeout simulate gives a simulation of this size (SimulationTaskTimeout). */
+  private static java.time.Duration taskTimeout(SimulationInput input) {
+    return io.durableagents.workflows.simulation.SimulationTaskTimeout.forAgents(
+        StartChecks.agentCount(input, LocalCatalog.get()));
+  }
+
   private SimulationResult runSimulation(SimulationInput input, String id) {
     return client.newWorkflowStub(SimulationWorkflow.class,
-        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build()).run(input);
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id)
+            .setWorkflowTaskTimeout(taskTimeout(input)).build()).run(input);
   }
 
   private void startServer() throws Exception {

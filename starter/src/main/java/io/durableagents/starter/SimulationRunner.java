@@ -4,6 +4,7 @@ import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationProgress;
 import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationTaskTimeout;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.StepCounts;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -49,6 +50,9 @@ final class SimulationRunner {
     WorkflowOptions.Builder options = WorkflowOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS)
         .setWorkflowId(workflowId)
+        // short enough that a task a killed worker was running moves on within seconds, long enough
+        // for the simulation's largest task (SimulationTaskTimeout)
+        .setWorkflowTaskTimeout(SimulationTaskTimeout.forAgents(agentCount(input)))
         .setStaticSummary(input.scenario() + ", " + input.steps() + " steps, seed " + input.seed()
             + ", " + strategies(input) + " with "
             + input.agentOptions().model()
@@ -64,6 +68,15 @@ final class SimulationRunner {
     SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, options.build());
     WorkflowExecution execution = WorkflowClient.start(sim::run, input);
     return execution.getWorkflowId();
+  }
+
+  /** The agents of the world the run's parameters make (a run that goes on from a state has as many). */
+  private static int agentCount(SimulationInput input) {
+    try {
+      return StartChecks.agentCount(input, LocalCatalog.get());
+    } catch (RuntimeException e) {
+      return 0; // the worker names what is wrong with the input; the timeout is then the smallest
+    }
   }
 
   /** The strategies of a run: {@code rewoo}, or per role {@code citizen=rewoo, cop=cot}. */

@@ -77,6 +77,12 @@ final class StartChecks {
     }
   }
 
+  /** How many agents the simulation's world has when it starts (0 for an unknown scenario). */
+  static int agentCount(SimulationInput input, LocalCatalog catalog) {
+    Scenario<?> scenario = catalog.scenarios().get(input.scenario());
+    return scenario == null ? 0 : create(scenario, input).agentIds().size();
+  }
+
   private static <P extends Record> ScenarioWorld create(Scenario<P> scenario, SimulationInput input) {
     return scenario.create(ScenarioParameters.read(scenario, input.parameters()), new SeededRandom(input.seed()));
   }
