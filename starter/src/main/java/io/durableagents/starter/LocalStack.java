@@ -55,11 +55,13 @@ final class LocalStack implements AutoCloseable {
       if (connection.isDefaultAddress() && !ChildProcesses.listening("127.0.0.1", 7233)) {
         File log = logs.resolve("dev-server.log").toFile();
         System.out.println("Starting a Temporal on 127.0.0.1:7233 (log: " + log + ")");
+        // the log is appended to: only what this server writes counts, not an earlier run's lines
+        long earlier = log.exists() ? log.length() : 0;
         Process server = ChildProcesses.start("384m", log, Map.of(), "dev-server");
         stack.started.add(server);
         stack.ownsServer = true;
         // the dev server says which Temporal it runs (and, falling back to memory, why) in its log
-        List<String> said = awaitAnnouncement(log.toPath(), server, 180_000);
+        List<String> said = awaitAnnouncement(log.toPath(), earlier, server, 180_000);
         if (said == null) {
           throw new CommandFailure(Failures.FAILED, "the local Temporal did not start", "See " + log + ".");
         }
@@ -119,11 +121,17 @@ final class LocalStack implements AutoCloseable {
    * listens; null when the process dies or {@code timeoutMillis} pass first (a download takes time).
    */
   static List<String> awaitAnnouncement(Path log, Process server, long timeoutMillis) throws InterruptedException {
+    return awaitAnnouncement(log, 0, server, timeoutMillis);
+  }
+
+  /** As above, reading the log from byte {@code from} on (what was there before the server started is not its). */
+  static List<String> awaitAnnouncement(Path log, long from, Process server, long timeoutMillis)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
     while (System.nanoTime() < deadline) {
       List<String> said = new ArrayList<>();
       try {
-        for (String line : Files.exists(log) ? Files.readAllLines(log) : List.<String>of()) {
+        for (String line : linesFrom(log, from)) {
           if (line.startsWith("Embedded Temporal") || line.startsWith("Temporal dev server")
               || line.startsWith("No persistent Temporal") || line.startsWith("Downloading the Temporal CLI")) {
             said.add(line);
@@ -141,6 +149,16 @@ final class LocalStack implements AutoCloseable {
       Thread.sleep(100);
     }
     return null;
+  }
+
+  private static List<String> linesFrom(Path log, long from) throws IOException {
+    if (!Files.exists(log)) {
+      return List.of();
+    }
+    byte[] all = Files.readAllBytes(log);
+    int start = (int) Math.min(Math.max(from, 0), all.length);
+    String text = new String(all, start, all.length - start, java.nio.charset.StandardCharsets.UTF_8);
+    return text.isEmpty() ? List.of() : List.of(text.split("\\R"));
   }
 
   /** Whether this stack started the Temporal it uses (in memory: its runs end with it). */
