@@ -35,14 +35,7 @@ class LargeSimulationIT {
 
   @AfterEach
   void stopAll() throws InterruptedException {
-    for (int i = started.size() - 1; i >= 0; i--) {
-      Process p = started.get(i);
-      p.descendants().forEach(ProcessHandle::destroy);
-      p.destroy();
-      if (!p.waitFor(30, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-      }
-    }
+    PersistentDevServerIT.stop(started);
   }
 
   private void run(String name, String... args) throws Exception {
@@ -63,13 +56,7 @@ class LargeSimulationIT {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    Path serverLog = dir.resolve("dev-server.log");
-    Process server = ChildProcesses.start("384m", serverLog.toFile(), Map.of(), "dev-server", "--port",
-        Integer.toString(port), "--db-file", db.toString(), "--temporal-cli", cli.toString());
-    started.add(server);
-    List<String> said = LocalStack.awaitAnnouncement(serverLog, server, 120_000);
-    assertTrue(said != null && said.get(said.size() - 1).startsWith("Temporal dev server"),
-        "the dev server did not start: " + Files.readString(serverLog));
+    started.add(PersistentDevServerIT.devServer(cli, db, port, dir.resolve("dev-server.log")));
     started.add(ChildProcesses.start("2g", dir.resolve("worker.log").toFile(),
         Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), "worker"));
 
@@ -77,11 +64,11 @@ class LargeSimulationIT {
     String[] world = {"simulate", "--steps", "2", "--seed", "5", "--strategy", "cot", "--progress", "lines",
         "--citizens", Integer.toString(AGENTS - cops), "--cops", Integer.toString(cops),
         "--width", "60", "--height", "60"};
-    run("default", concat(world, "--id", "large-default", "--agents-per-workflow", "100"));
+    run("default", PersistentDevServerIT.concat(world, "--id", "large-default", "--agents-per-workflow", "100"));
     String all = Integer.toString(AGENTS);
-    run("all-groups", concat(world, "--id", "large-all-groups", "--agents-per-workflow", "100",
+    run("all-groups", PersistentDevServerIT.concat(world, "--id", "large-all-groups", "--agents-per-workflow", "100",
         "--max-concurrent-agents", all));
-    run("all-steps", concat(world, "--id", "large-all-steps", "--max-concurrent-agents", all));
+    run("all-steps", PersistentDevServerIT.concat(world, "--id", "large-all-steps", "--max-concurrent-agents", all));
 
     WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
@@ -98,11 +85,5 @@ class LargeSimulationIT {
     } finally {
       service.shutdownNow();
     }
-  }
-
-  private static String[] concat(String[] head, String... tail) {
-    String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
-    System.arraycopy(tail, 0, all, head.length, tail.length);
-    return all;
   }
 }

@@ -36,6 +36,11 @@ class PersistentDevServerIT {
 
   @AfterEach
   void stopAll() throws InterruptedException {
+    stop(started);
+  }
+
+  /** Stops {@code started} (and their children), the last started first. */
+  static void stop(List<Process> started) throws InterruptedException {
     for (int i = started.size() - 1; i >= 0; i--) {
       Process p = started.get(i);
       p.descendants().forEach(ProcessHandle::destroy);
@@ -62,10 +67,15 @@ class PersistentDevServerIT {
   }
 
   private Process devServer(Path cli, Path db, int n) throws Exception {
-    Path log = dir.resolve("dev-server-" + n + ".log");
+    Process p = devServer(cli, db, port, dir.resolve("dev-server-" + n + ".log"));
+    started.add(p);
+    return p;
+  }
+
+  /** The Temporal CLI's dev server on {@code port} with its runs in {@code db}, once it says it listens. */
+  static Process devServer(Path cli, Path db, int port, Path log) throws Exception {
     Process p = ChildProcesses.start("384m", log.toFile(), Map.of(), "dev-server", "--port",
         Integer.toString(port), "--db-file", db.toString(), "--temporal-cli", cli.toString());
-    started.add(p);
     List<String> said = LocalStack.awaitAnnouncement(log, p, 120_000);
     assertTrue(said != null && said.get(said.size() - 1).startsWith("Temporal dev server"),
         "the dev server did not start: " + Files.readString(log));
@@ -129,7 +139,7 @@ class PersistentDevServerIT {
     }
   }
 
-  private static String[] concat(String[] head, String... tail) {
+  static String[] concat(String[] head, String... tail) {
     String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
     System.arraycopy(tail, 0, all, head.length, tail.length);
     return all;
