@@ -125,6 +125,18 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "Skip the scale part's extra L = 0 rows with sticky execution off.")
   boolean noStickyComparison;
 
+  @Option(names = "--warmup-agent-steps", defaultValue = "4000", paramLabel = "N",
+      description = "Agent steps each fresh worker and server of the scale part run, per shape, before their "
+          + "first measured row (0 measures cold JVMs, whose JIT compilers take about half of the CPU in their "
+          + "first minute; default: ${DEFAULT-VALUE}).")
+  int warmupAgentSteps;
+
+  @Option(names = "--server-heap", paramLabel = "SIZE",
+      description = "Maximum heap of the scale part's embedded Temporal, which keeps every history in memory "
+          + "(default: 2g, and 10g when a row has 2,000 agents or more). A server is started afresh, with a "
+          + "new worker, before a row that would take it past 120,000 agent steps.")
+  String serverHeap;
+
   @Option(names = "--kills", defaultValue = "5", paramLabel = "N",
       description = "Worker kills (kill -9) in each run of the recovery part (default: ${DEFAULT-VALUE}).")
   int kills;
@@ -393,16 +405,15 @@ final class BenchmarkCommand implements Callable<Integer> {
     line("## 3. Scale");
     line("");
     line("Epstein simulations with CoT (2 sequential LLM calls per agent step), " + steps + " steps, one worker "
-        + "in its own JVM, `--max-concurrent-agents` = the agent count. Critical path = steps x 2 x L. "
-        + "Heap and threads are the worker's maxima, sampled from its metrics endpoint every second. "
+        + "in its own JVM (-Xmx" + WORKER_HEAP + "), `--max-concurrent-agents` = the agent count. Critical path = "
+        + "steps x 2 x L. Heap and threads are the worker's maxima, sampled from its metrics endpoint every "
+        + "second. "
+        + (warmupAgentSteps > 0 ? "Each fresh worker and server first ran " + warmupAgentSteps + " agent steps "
+            + "per shape, unmeasured (the JIT compilers of both JVMs take about half of their CPU in their first "
+            + "minute). " : "Cold JVMs: no warm-up. ")
         + (repeat > 1 ? "Each row is the median of " + repeat + " runs (min-max in brackets), the configurations "
-            + "taking turns, each with a fresh embedded server." : "One run per row, each configuration with a "
-            + "fresh embedded server."));
+            + "taking turns." : "One run per row."));
     line("");
-    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | wall (s) | agent steps/s "
-        + "| critical path (s) | wall / critical path | CPU ms per agent step (worker + server) | LLM calls "
-        + "| max heap (MB) | max threads |");
-    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     List<String> javas = jvmsToMeasure();
     List<Integer> pollerCounts = pollers == null || pollers.isEmpty() ? java.util.Collections.singletonList(null) : pollers;
     List<ScaleWorker> configurations = new ArrayList<>();
@@ -416,38 +427,63 @@ final class BenchmarkCommand implements Callable<Integer> {
     if (!noStickyComparison) {
       configurations.add(new ScaleWorker(javas.get(0), "off", pollerCounts.get(0)));
     }
+    String heap = serverHeap != null ? serverHeap
+        : agents.stream().mapToInt(Integer::intValue).max().orElse(0) >= 2000 ? "10g" : "2g";
     Map<String, List<ScaleRun>> runs = new LinkedHashMap<>();
     Map<String, String> rowStart = new LinkedHashMap<>();
     Map<String, AgentStepShape> shapes = new LinkedHashMap<>();
+    Map<String, String> stuck = new LinkedHashMap<>();
     for (int round = 0; round < repeat; round++) {
       for (ScaleWorker configuration : configurations) {
-        // A fresh embedded server for each worker: it keeps every finished workflow in memory, and a
-        // server grown by earlier runs would slow the later configurations down.
-        restartServer();
-        Worker worker = Worker.start(this, "scale-" + javaLabel(configuration.java()).replaceAll("[^A-Za-z0-9]", "")
-            + "-" + configuration.sticky() + "-" + configuration.pollers(), configuration.java(), configuration.env());
+        ScaleStack stack = null;
         try {
-          for (int perWorkflow : agentsPerWorkflow) {
-            runSimulation(simulationInput(20, 3, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
-                "bench-scale-warm-" + System.nanoTime());
-          }
           for (int latency : configuration.sticky().equals("off") ? List.of(0) : latencies) {
             for (int n : agents) {
               for (int perWorkflow : agentsPerWorkflow) {
+                String key = configuration + "|" + latency + "|" + n + "|" + perWorkflow;
+                rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %d |",
+                    javaLabel(configuration.java()), configuration.sticky().equals("off") ? "off" : "on (auto)",
+                    configuration.pollers() == null ? "5" : configuration.pollers().toString(), perWorkflow, n,
+                    latency));
+                if (stuck.containsKey(key)) {
+                  continue; // it did not finish in an earlier round: do not wait for it again
+                }
+                long rowAgentSteps = (long) n * steps;
+                if (stack == null || stack.agentSteps + rowAgentSteps > SERVER_AGENT_STEPS) {
+                  if (stack != null) {
+                    stack.worker.stop();
+                  }
+                  // A fresh embedded server (it keeps every finished workflow in memory: a server grown by
+                  // earlier runs slows the later ones down, and a 10,000-agent row needs its heap) and a
+                  // fresh worker, warmed up.
+                  restartServer(heap);
+                  stack = new ScaleStack(Worker.start(this, "scale-" + javaLabel(configuration.java())
+                      .replaceAll("[^A-Za-z0-9]", "") + "-" + configuration.sticky() + "-" + configuration.pollers()
+                      + "-" + System.nanoTime(), configuration.java(), configuration.env()));
+                  warmUp();
+                }
+                Worker worker = stack.worker;
                 worker.resetSamples();
                 String id = "bench-scale-" + n + "-" + latency + "-" + perWorkflow + "-" + System.nanoTime();
                 double workerCpu0 = cpuMillis(worker.pid());
                 double serverCpu0 = cpuMillis(server.pid());
                 long t0 = System.nanoTime();
-                SimulationResult r = runSimulation(
-                    simulationInput(n, steps, latency, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow), id);
+                SimulationResult r;
+                try {
+                  r = runWatched(simulationInput(n, steps, latency, Strategy.COT, 1)
+                      .withAgentsPerWorkflow(perWorkflow), id, worker);
+                } catch (StuckRun e) {
+                  stuck.put(key, e.getMessage());
+                  System.out.printf(Locale.ROOT, "  round %d/%d: %s did not finish: %s%n", round + 1, repeat,
+                      rowStart.get(key), e.getMessage());
+                  stack.worker.stop();
+                  stack = null;
+                  continue;
+                }
+                stack.agentSteps += rowAgentSteps;
                 double wall = (System.nanoTime() - t0) / 1e9;
                 double workerCpu = (cpuMillis(worker.pid()) - workerCpu0) / r.agentSteps();
                 double serverCpu = (cpuMillis(server.pid()) - serverCpu0) / r.agentSteps();
-                String key = configuration + "|" + latency + "|" + n + "|" + perWorkflow;
-                rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %d |", worker.label,
-                    configuration.sticky().equals("off") ? "off" : "on (auto)",
-                    configuration.pollers() == null ? "5" : configuration.pollers().toString(), perWorkflow, n, latency));
                 runs.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScaleRun(wall, r.agentSteps() / wall,
                     r.llmCalls(), worker.maxHeapMb(), worker.maxThreads(), workerCpu, serverCpu));
                 if (!shapes.containsKey(key)) {
@@ -459,16 +495,26 @@ final class BenchmarkCommand implements Callable<Integer> {
             }
           }
         } finally {
-          worker.stop();
+          if (stack != null) {
+            stack.worker.stop();
+          }
         }
       }
     }
-    for (Map.Entry<String, List<ScaleRun>> e : runs.entrySet()) {
-      List<ScaleRun> measured = e.getValue();
-      int latency = Integer.parseInt(e.getKey().split("\\|")[1]);
+    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | wall (s) | agent steps/s "
+        + "| critical path (s) | wall / critical path | CPU ms per agent step (worker + server) | LLM calls "
+        + "| max heap (MB) | max threads |");
+    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (Map.Entry<String, String> row : rowStart.entrySet()) {
+      List<ScaleRun> measured = runs.get(row.getKey());
+      if (measured == null) {
+        line(row.getValue() + " did not finish: " + stuck.get(row.getKey()) + " | | | | | | | |");
+        continue;
+      }
+      int latency = Integer.parseInt(row.getKey().split("\\|")[1]);
       double critical = steps * 2 * latency / 1000.0;
       double wall = median(measured.stream().map(ScaleRun::wall).toList());
-      line(String.format(Locale.ROOT, "%s %.1f | %s | %s | %s | %.1f + %.1f | %d | %d | %d |", rowStart.get(e.getKey()),
+      line(String.format(Locale.ROOT, "%s %.1f | %s | %s | %s | %.1f + %.1f | %d | %d | %d |", row.getValue(),
           wall,
           spread(measured.stream().map(ScaleRun::agentStepsPerSecond).toList(), "%.0f", false),
           latency == 0 ? "0" : String.format(Locale.ROOT, "%.1f", critical),
@@ -490,6 +536,95 @@ final class BenchmarkCommand implements Callable<Integer> {
       line(rowStart.get(e.getKey()) + " " + e.getValue().cells());
     }
     line("");
+    line("Per simulation step, from the same histories: events and history KB of every workflow together and "
+        + "of the simulation workflow alone (all its runs), and the largest workflow task any of them "
+        + "completed (the events its commands wrote and their size: what one completion sent the server).");
+    line("");
+    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + AgentStepShape.STEP_HEADER);
+    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+    for (Map.Entry<String, AgentStepShape> e : shapes.entrySet()) {
+      line(rowStart.get(e.getKey()) + " " + e.getValue().stepCells());
+    }
+    line("");
+  }
+
+  /** The worker's heap in the scale part: the 10,000-agent goal of issue 16 is to stay within 2 GB. */
+  private static final String WORKER_HEAP = "2g";
+
+  /** Agent steps one embedded server of the scale part keeps before a fresh one is started. */
+  private static final long SERVER_AGENT_STEPS = 120_000;
+
+  /** A scale-part server's worker and the agent steps the server has run. */
+  private static final class ScaleStack {
+    final Worker worker;
+    long agentSteps;
+
+    ScaleStack(Worker worker) {
+      this.worker = worker;
+    }
+  }
+
+  /** {@code --warmup-agent-steps} per shape, on 200 agents (fewer when all rows are smaller). */
+  private void warmUp() {
+    int n = Math.max(20, Math.min(200, agents.stream().mapToInt(Integer::intValue).max().orElse(200)));
+    for (int perWorkflow : agentsPerWorkflow) {
+      int warmSteps = Math.max(3, (int) Math.ceil((double) warmupAgentSteps / n));
+      if (warmupAgentSteps == 0) {
+        n = 20;
+      }
+      runSimulation(simulationInput(n, warmSteps, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
+          "bench-scale-warm-" + System.nanoTime());
+    }
+  }
+
+  /** A scale-part run that did not finish: its workflow task kept failing, or its worker died. */
+  private static final class StuckRun extends Exception {
+    StuckRun(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Runs a simulation and waits for it, but never forever: it gives up (terminating the run) when the
+   * run's workflow task keeps failing, the worker has exited, or no agent step has ended for 10 minutes.
+   */
+  private SimulationResult runWatched(SimulationInput input, String id, Worker worker) throws StuckRun {
+    io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
+        .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).setWorkflowTaskTimeout(taskTimeout(input)).build());
+    stub.start(input);
+    long lastProgress = System.nanoTime();
+    long lastEvents = -1;
+    for (int wait = 1; ; wait++) {
+      try {
+        return stub.getResult(5, TimeUnit.SECONDS, SimulationResult.class);
+      } catch (java.util.concurrent.TimeoutException e) {
+        String reason = null;
+        // every 30 s (reading the history costs the server CPU that the row measures)
+        java.util.Optional<FailingWorkflowTask> failing = wait % 6 == 0
+            ? FailingWorkflowTask.of(service, "default", id) : java.util.Optional.empty();
+        if (failing.isPresent()) {
+          reason = failing.get().describe();
+        } else if (!worker.alive()) {
+          reason = "the worker exited; see " + worker.log();
+        } else {
+          long events = stub.describe().getHistoryLength();
+          if (events != lastEvents) {
+            lastEvents = events;
+            lastProgress = System.nanoTime();
+          } else if (System.nanoTime() - lastProgress > TimeUnit.MINUTES.toNanos(10)) {
+            reason = "no progress for 10 minutes";
+          }
+        }
+        if (reason != null) {
+          try {
+            stub.terminate("benchmark: " + reason);
+          } catch (RuntimeException ignored) {
+            // it ended meanwhile
+          }
+          throw new StuckRun(reason);
+        }
+      }
+    }
   }
 
   private static double median(List<Double> values) {
@@ -822,10 +957,14 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   private void startServer() throws Exception {
+    startServer("2g");
+  }
+
+  private void startServer(String heap) throws Exception {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    server = ChildProcesses.start("2g", logs.resolve("dev-server.log").toFile(), Map.of(),
+    server = ChildProcesses.start(heap, logs.resolve("dev-server.log").toFile(), Map.of(),
         "dev-server", "--in-memory", "--port", Integer.toString(port));
     if (!ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000)) {
       throw new IllegalStateException("the embedded Temporal did not start; see " + logs.resolve("dev-server.log"));
@@ -836,10 +975,14 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   private void restartServer() throws Exception {
+    restartServer("2g");
+  }
+
+  private void restartServer(String heap) throws Exception {
     service.shutdownNow();
     server.destroy();
     server.waitFor(10, TimeUnit.SECONDS);
-    startServer();
+    startServer(heap);
   }
 
   private List<String> jvmsToMeasure() throws IOException {
@@ -919,7 +1062,7 @@ final class BenchmarkCommand implements Callable<Integer> {
       env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + bench.port);
       env.put("DURABLE_AGENTS_METRICS_PORT", Integer.toString(metricsPort));
       File log = bench.logs.resolve("worker-" + name + ".log").toFile();
-      Process p = ChildProcesses.start(java, javaFeature(java), "1g", log, env, "worker");
+      Process p = ChildProcesses.start(java, javaFeature(java), WORKER_HEAP, log, env, "worker");
       Worker w = new Worker(p, metricsPort, javaLabel(java));
       w.log = log;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -976,6 +1119,10 @@ final class BenchmarkCommand implements Callable<Integer> {
 
     long pid() {
       return process.pid();
+    }
+
+    boolean alive() {
+      return process.isAlive();
     }
 
     /** The worker's log file. */
