@@ -14,6 +14,7 @@ import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -70,6 +71,30 @@ class LargeSimulationTest {
       assertEquals(agents, atOnce.agentSteps(), runId);
       assertWithinBudget(runId);
     }
+  }
+
+  @org.junit.jupiter.api.Test
+  void aLargeStateContinuesAsNewDeflatedAndTheRunIsTheSame() {
+    int agents = 500; // a state of about 340 KB of JSON
+    EpsteinParameters world = new EpsteinParameters(32, 32, agents - 100, 100, 5, 0.5, 0.1, 2.3, 30);
+    AgentOptions options = AgentOptions.newBuilder().setModel(MODEL).setStrategy(Strategy.COT).build();
+    SimulationInput in = new SimulationInput("epstein", 2, 11, world, options, Map.of(), agents)
+        .withAgentsPerWorkflow(100).withContinueAsNewWhenSuggested(false);
+    SimulationResult once = run("large-state-one-run", in);
+    SimulationResult continued = run("large-state-continued", in.withContinueAsNewEvery(1));
+    assertEquals(once.perStep(), continued.perStep());
+    assertEquals(once.finalCounts(), continued.finalCounts());
+    assertEquals(once.llmCalls(), continued.llmCalls());
+    assertEquals(2, continued.runs());
+    // the first run's continue-as-new carried its state deflated (its JSON is over 256 KB)
+    WorkflowExecutionHistory last = env.getWorkflowClient().fetchHistory("large-state-continued");
+    String firstRun = last.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId();
+    HistoryEvent end = env.getWorkflowClient().fetchHistory("large-state-continued", firstRun).getLastEvent();
+    assertEquals(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW, end.getEventType());
+    String carried = end.getWorkflowExecutionContinuedAsNewEventAttributes().getInput().getPayloads(0)
+        .getData().toStringUtf8();
+    assertTrue(carried.contains("\"deflatedJson\""), "the state was not deflated");
+    assertTrue(carried.length() < 200_000, carried.length() + " bytes carried");
   }
 
   private void assertWithinBudget(String id) {

@@ -28,6 +28,12 @@ public final class SimulationFailureTypes {
    */
   public static final String INPUT_TOO_LARGE = "SimulationInputTooLarge";
 
+  /**
+   * The state a simulation carries into its next run (continue-as-new) is larger, even deflated
+   * ({@link PackedState}), than a Temporal server accepts in one payload; the message names its size.
+   */
+  public static final String STATE_TOO_LARGE = "SimulationStateTooLarge";
+
   /** A checkpoint asked for by the {@code checkpoint} update could not be written; the message says why. */
   public static final String CHECKPOINT_FAILED = "CheckpointFailed";
 

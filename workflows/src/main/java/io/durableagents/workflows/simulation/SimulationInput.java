@@ -36,7 +36,8 @@ import java.util.Map;
  * @param continueAsNewEvery continue as new after this many steps in one run (default {@link
  *     #DEFAULT_CONTINUE_AS_NEW_EVERY}), or earlier when Temporal suggests it
  * @param memory how agents remember (default: no memory)
- * @param state where a continued run resumes (set by continue-as-new; null for a new simulation)
+ * @param state where a continued run resumes (set by continue-as-new; null for a new simulation);
+ *     written deflated once its JSON passes 256 KB ({@link PackedState})
  * @param continueAsNewWhenSuggested whether to continue as new before {@code continueAsNewEvery} steps
  *     when Temporal suggests it (default true; false keeps the interval exact, for comparisons)
  * @param agentsPerWorkflow how many agents' steps of one simulation step share one workflow (default
@@ -57,6 +58,8 @@ public record SimulationInput(
     Boolean searchAttributes,
     Integer continueAsNewEvery,
     MemoryOptions memory,
+    @com.fasterxml.jackson.databind.annotation.JsonSerialize(using = PackedState.Serializer.class)
+    @com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = PackedState.Deserializer.class)
     SimulationState state,
     Boolean continueAsNewWhenSuggested,
     Integer agentsPerWorkflow,

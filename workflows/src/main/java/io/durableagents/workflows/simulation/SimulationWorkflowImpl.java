@@ -197,7 +197,16 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         io.durableagents.workflows.CommittedLog.info(SimulationWorkflowImpl.class,
             "continuing as new after step {} ({} steps and {} history events in this run)", step,
             stepsThisRun, Workflow.getInfo().getHistoryLength());
-        Workflow.continueAsNew(input.withState(state()));
+        SimulationState carried = state();
+        long stateBytes = PackedState.sizeOf(carried);
+        if (stateBytes > TaskBudget.MAX_PAYLOAD_BYTES) {
+          // a server refuses the continue-as-new (2 MB per payload): say so now, not after endless retries
+          throw ApplicationFailure.newNonRetryableFailure("the simulation's state after step " + step + " is "
+              + stateBytes + " bytes even deflated, over the " + TaskBudget.MAX_PAYLOAD_BYTES + " bytes one "
+              + "Temporal payload may carry (a server refuses 2 MB), so the run cannot continue as new: run "
+              + "fewer agents, or agents with less memory or shorter plans", SimulationFailureTypes.STATE_TOO_LARGE);
+        }
+        Workflow.continueAsNew(input.withState(carried));
       }
     }
     if (checkpointRequested) {
