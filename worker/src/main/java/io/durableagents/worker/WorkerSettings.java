@@ -65,7 +65,7 @@ public record WorkerSettings(
    * Four workflow tasks per core, at least 8. The SDK's default is 200: a worker that starts while
    * hundreds of workflows wait for it (after another was killed) ran them all at once on a cold JVM,
    * each got a sliver of the CPU, and the SDK failed dozens of them as "potential deadlocks"
-   * (TMPRL1101: no yield for 5 s), which Temporal retried 10 s later.
+   * (TMPRL1101: no yield for 5 s, the deadlock detection of the time), which Temporal retried 10 s later.
    */
   public static int defaultWorkflowTaskSlots() {
     return Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
