@@ -178,6 +178,11 @@ final class BenchmarkCommand implements Callable<Integer> {
       agents = List.of(20, 50);
       latencies = List.of(0, 100);
       steps = 5;
+      warmupAgentSteps = Math.min(warmupAgentSteps, 500);
+    }
+    if (warmupAgentSteps < 0) {
+      System.err.println("benchmark: --warmup-agent-steps must be >= 0, was " + warmupAgentSteps);
+      return 2;
     }
     Files.createDirectories(logs);
     startServer();

@@ -180,6 +180,13 @@ class CliFailuresTest {
   }
 
   @Test
+  void theBenchmarkRefusesANegativeWarmUpBeforeItStartsAnything() {
+    Run r = run("benchmark", "--parts", "scale", "--warmup-agent-steps", "-1");
+    assertEquals(2, r.exitCode());
+    assertEquals(List.of("benchmark: --warmup-agent-steps must be >= 0, was -1"), r.errLines());
+  }
+
+  @Test
   void verboseOrDebugPrintsTheTrace() {
     Run r = run("list", "--limit", "0", "--verbose");
     assertEquals(2, r.exitCode());
