@@ -531,24 +531,25 @@ final class BenchmarkCommand implements Callable<Integer> {
           measured.stream().mapToLong(ScaleRun::threads).max().orElse(0)));
     }
     line("");
-    line("What each configuration's simulation cost Temporal per agent step, read from its histories after "
-        + "the run (every workflow of the simulation: its runs and the agent or group step workflows it "
-        + "started), and the bytes of an agent step's input and result (`agentStepBytes` in its result).");
+    shapeTable("What each configuration's simulation cost Temporal per agent step, read from its histories "
+        + "after the run (every workflow of the simulation: its runs and the agent or group step workflows it "
+        + "started), and the bytes of an agent step's input and result (`agentStepBytes` in its result).",
+        AgentStepShape.HEADER, " ---: | ---: | ---: | ---: | ---: | ---: |", rowStart, shapes, AgentStepShape::cells);
+    shapeTable("Per simulation step, from the same histories: events and history KB of every workflow together "
+        + "and of the simulation workflow alone (all its runs), and the largest workflow task any of them "
+        + "completed (the events its commands wrote and their size: what one completion sent the server).",
+        AgentStepShape.STEP_HEADER, " ---: | ---: | ---: | ---: | --- |", rowStart, shapes, AgentStepShape::stepCells);
+  }
+
+  /** A table of what each configuration's histories say: its text, then a row per configuration. */
+  private void shapeTable(String text, String header, String alignment, Map<String, String> rowStart,
+      Map<String, AgentStepShape> shapes, java.util.function.Function<AgentStepShape, String> cells) {
+    line(text);
     line("");
-    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + AgentStepShape.HEADER);
-    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + header);
+    line("| --- | --- | ---: | ---: | ---: | ---: |" + alignment);
     for (Map.Entry<String, AgentStepShape> e : shapes.entrySet()) {
-      line(rowStart.get(e.getKey()) + " " + e.getValue().cells());
-    }
-    line("");
-    line("Per simulation step, from the same histories: events and history KB of every workflow together and "
-        + "of the simulation workflow alone (all its runs), and the largest workflow task any of them "
-        + "completed (the events its commands wrote and their size: what one completion sent the server).");
-    line("");
-    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + AgentStepShape.STEP_HEADER);
-    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
-    for (Map.Entry<String, AgentStepShape> e : shapes.entrySet()) {
-      line(rowStart.get(e.getKey()) + " " + e.getValue().stepCells());
+      line(rowStart.get(e.getKey()) + " " + cells.apply(e.getValue()));
     }
     line("");
   }
@@ -594,9 +595,7 @@ final class BenchmarkCommand implements Callable<Integer> {
    * run's workflow task keeps failing, the worker has exited, or no agent step has ended for 10 minutes.
    */
   private SimulationResult runWatched(SimulationInput input, String id, Worker worker) throws StuckRun {
-    io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
-        .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).setWorkflowTaskTimeout(taskTimeout(input)).build());
-    stub.start(input);
+    io.temporal.client.WorkflowStub stub = startSimulation(input, id);
     long lastProgress = System.nanoTime();
     long lastEvents = -1;
     for (int wait = 1; ; wait++) {
@@ -672,9 +671,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     // An undisturbed run first: how many calls the run makes, and the result the killed one must equal.
     SimulationResult reference = runSimulation(input, id + "-reference");
     int skip = Files.readAllLines(journal).size();
-    io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
-        .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).setWorkflowTaskTimeout(taskTimeout(input)).build());
-    stub.start(input);
+    io.temporal.client.WorkflowStub stub = startSimulation(input, id);
     // Kill k comes after (10 + 60 * k / kills)% of the run's calls (+-3%), read from the execution
     // journal, and never before the worker started after the previous kill has completed a call.
     List<RecoveryKill> killed = new ArrayList<>();
@@ -953,6 +950,14 @@ final class BenchmarkCommand implements Callable<Integer> {
   private static java.time.Duration taskTimeout(SimulationInput input) {
     return io.durableagents.workflows.simulation.SimulationTaskTimeout.forAgents(
         StartChecks.agentCount(input, LocalCatalog.get()));
+  }
+
+  /** Starts simulation {@code id} as simulate does (its workflow task timeout sized by its agents). */
+  private io.temporal.client.WorkflowStub startSimulation(SimulationInput input, String id) {
+    io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
+        .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).setWorkflowTaskTimeout(taskTimeout(input)).build());
+    stub.start(input);
+    return stub;
   }
 
   private SimulationResult runSimulation(SimulationInput input, String id) {
