@@ -572,12 +572,11 @@ final class BenchmarkCommand implements Callable<Integer> {
 
   /** {@code --warmup-agent-steps} per shape, on 200 agents (fewer when all rows are smaller). */
   private void warmUp() {
-    int n = Math.max(20, Math.min(200, agents.stream().mapToInt(Integer::intValue).max().orElse(200)));
+    // --warmup-agent-steps 0: only the small run that loads the classes, as before the warm-up existed
+    int n = warmupAgentSteps == 0 ? 20
+        : Math.max(20, Math.min(200, agents.stream().mapToInt(Integer::intValue).max().orElse(200)));
+    int warmSteps = Math.max(3, (int) Math.ceil((double) warmupAgentSteps / n));
     for (int perWorkflow : agentsPerWorkflow) {
-      int warmSteps = Math.max(3, (int) Math.ceil((double) warmupAgentSteps / n));
-      if (warmupAgentSteps == 0) {
-        n = 20;
-      }
       runSimulation(simulationInput(n, warmSteps, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
           "bench-scale-warm-" + System.nanoTime());
     }
