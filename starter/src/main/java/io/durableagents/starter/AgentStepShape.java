@@ -31,10 +31,12 @@ import java.util.Set;
  * @param largestTask the workflow task completion that produced the most bytes of history
  * @param inputBytesPerAgentStep the mean bytes of an agent step's input (0 when not measured)
  * @param resultBytesPerAgentStep the mean bytes of an agent step's result (0 when not measured)
+ * @param retriedTasks workflow task attempts that timed out or failed (each one is tried again, on a
+ *     worker that replays the workflow's whole history)
  */
 record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns, long events, long workflowTasks,
     long activityTasks, long childWorkflows, long historyBytes, long simulationEvents, long simulationBytes,
-    TaskSize largestTask, double inputBytesPerAgentStep, double resultBytesPerAgentStep) {
+    TaskSize largestTask, double inputBytesPerAgentStep, double resultBytesPerAgentStep, long retriedTasks) {
 
   /**
    * The commands one workflow task completion produced and the bytes of the events they became.
@@ -105,6 +107,7 @@ record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns
     long simulationEvents = 0;
     long simulationBytes = 0;
     TaskSize largest = TaskSize.NONE;
+    long retried = 0;
     WorkflowExecutionHistory run = client.fetchHistory(workflowId);
     while (run != null) {
       runs++;
@@ -114,6 +117,7 @@ record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns
       simulationBytes += run.getHistory().getSerializedSize();
       largest = largest.max(largestTask(run.getEvents()));
       for (HistoryEvent e : run.getEvents()) {
+        retried += retried(e);
         if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
           workflowTasks++;
         } else if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
@@ -126,6 +130,7 @@ record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns
           bytes += child.getHistory().getSerializedSize();
           largest = largest.max(largestTask(child.getEvents()));
           for (HistoryEvent c : child.getEvents()) {
+            retried += retried(c);
             if (c.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
               workflowTasks++;
             } else if (c.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
@@ -141,7 +146,13 @@ record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns
     double in = result.agentStepBytes() == null ? 0 : result.agentStepBytes().inputPerAgentStep();
     double out = result.agentStepBytes() == null ? 0 : result.agentStepBytes().resultPerAgentStep();
     return new AgentStepShape(result.agentSteps(), result.steps(), runs, events, workflowTasks, activityTasks,
-        children, bytes, simulationEvents, simulationBytes, largest, in, out);
+        children, bytes, simulationEvents, simulationBytes, largest, in, out, retried);
+  }
+
+  /** 1 for a workflow task attempt that timed out or failed, else 0. */
+  private static int retried(HistoryEvent e) {
+    return e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT
+        || e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED ? 1 : 0;
   }
 
   /** {@code value} per agent step. */
@@ -173,13 +184,14 @@ record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns
    * the simulation workflow alone; the largest workflow task (commands, KB).
    */
   String stepCells() {
-    return String.format(Locale.ROOT, "%.0f | %.0f | %.0f | %.0f | %d commands, %.0f KB |",
+    return String.format(Locale.ROOT, "%.0f | %.0f | %.0f | %.0f | %d commands, %.0f KB | %d |",
         perSimulationStep(events), perSimulationStep(historyBytes) / 1024.0, perSimulationStep(simulationEvents),
-        perSimulationStep(simulationBytes) / 1024.0, largestTask.commands(), largestTask.bytes() / 1024.0);
+        perSimulationStep(simulationBytes) / 1024.0, largestTask.commands(), largestTask.bytes() / 1024.0,
+        retriedTasks);
   }
 
   /** The header of the cells of {@link #stepCells()}. */
   static final String STEP_HEADER = "events per simulation step (all workflows) | history KB per simulation step "
       + "(all) | events per simulation step (the simulation) | history KB per simulation step (the simulation) "
-      + "| largest workflow task |";
+      + "| largest workflow task | workflow task attempts timed out or failed |";
 }

@@ -537,8 +537,10 @@ final class BenchmarkCommand implements Callable<Integer> {
         AgentStepShape.HEADER, " ---: | ---: | ---: | ---: | ---: | ---: |", rowStart, shapes, AgentStepShape::cells);
     shapeTable("Per simulation step, from the same histories: events and history KB of every workflow together "
         + "and of the simulation workflow alone (all its runs), and the largest workflow task any of them "
-        + "completed (the events its commands wrote and their size: what one completion sent the server).",
-        AgentStepShape.STEP_HEADER, " ---: | ---: | ---: | ---: | --- |", rowStart, shapes, AgentStepShape::stepCells);
+        + "completed (the events its commands wrote and their size: what one completion sent the server); and "
+        + "the workflow task attempts that timed out or failed (each is tried again by a worker that replays the "
+        + "workflow's history).",
+        AgentStepShape.STEP_HEADER, " ---: | ---: | ---: | ---: | --- | ---: |", rowStart, shapes, AgentStepShape::stepCells);
   }
 
   /** A table of what each configuration's histories say: its text, then a row per configuration. */

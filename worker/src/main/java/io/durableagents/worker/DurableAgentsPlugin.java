@@ -111,6 +111,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final Double llmCallsPerSecond;
   private final int llmConcurrency;
   private final int workflowCacheSize;
+  private final int workflowThreads;
   private final int pollers;
   private final int workflowTaskSlots;
   private final boolean virtualThreads;
@@ -148,6 +149,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.llmConcurrency = b.llmConcurrency;
     this.workflowCacheSize = b.workflowCacheSize;
+    this.workflowThreads = b.workflowThreads;
     this.pollers = b.pollers;
     this.workflowTaskSlots = b.workflowTaskSlots;
     this.virtualThreads = b.virtualThreads && VIRTUAL_THREADS_AVAILABLE;
@@ -243,9 +245,11 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       builder.setWorkerInterceptors(all.toArray(new WorkerInterceptor[0]));
     }
     // Every agent step of a simulation step is a workflow running at once: keep them all cached
-    // (a workflow evicted from the cache replays its whole history at its next task).
+    // (a workflow evicted from the cache replays its whole history at its next task). A group step
+    // holds a thread per agent: when the threads run out, the SDK evicts cached workflows to free some.
     builder.setWorkflowCacheSize(workflowCacheSize);
-    builder.setMaxWorkflowThreadCount(Math.max(workflowCacheSize, builder.build().getMaxWorkflowThreadCount()));
+    builder.setMaxWorkflowThreadCount(Math.max(Math.max(workflowCacheSize, workflowThreads),
+        builder.build().getMaxWorkflowThreadCount()));
     if (virtualThreads) {
       builder.setUsingVirtualWorkflowThreads(true);
     }
@@ -342,6 +346,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private PayloadCodec payloadCodec;
     private int llmConcurrency = WorkerSettings.DEFAULT_LLM_CONCURRENCY;
     private int workflowCacheSize = WorkerSettings.DEFAULT_WORKFLOW_CACHE;
+    private int workflowThreads = WorkerSettings.DEFAULT_WORKFLOW_THREADS;
     private int pollers = WorkerSettings.DEFAULT_POLLERS;
     private int workflowTaskSlots = WorkerSettings.defaultWorkflowTaskSlots();
     private boolean virtualThreads = VIRTUAL_THREADS_AVAILABLE;
@@ -373,6 +378,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
           WorkerSettings.DEFAULT_LLM_CONCURRENCY));
       setWorkflowCacheSize(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_CACHE,
           WorkerSettings.DEFAULT_WORKFLOW_CACHE));
+      setWorkflowThreads(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_THREADS,
+          WorkerSettings.DEFAULT_WORKFLOW_THREADS));
       setVirtualThreads(WorkerSettings.virtualThreads(env, VIRTUAL_THREADS_AVAILABLE));
       setPollers(WorkerSettings.positive(env, WorkerSettings.POLLERS, WorkerSettings.DEFAULT_POLLERS));
       setWorkflowTaskSlots(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_TASK_SLOTS,
@@ -696,6 +703,17 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** How many workflows one worker keeps cached (default {@value WorkerSettings#DEFAULT_WORKFLOW_CACHE}). */
     public Builder setWorkflowCacheSize(int workflowCacheSize) {
       this.workflowCacheSize = workflowCacheSize;
+      return this;
+    }
+
+    /**
+     * How many workflow threads one worker may run (default {@value
+     * WorkerSettings#DEFAULT_WORKFLOW_THREADS}, and never fewer than the cache size): a group step
+     * holds one per agent and one more, and when they run out the SDK evicts cached workflows, which
+     * then replay their histories.
+     */
+    public Builder setWorkflowThreads(int workflowThreads) {
+      this.workflowThreads = workflowThreads;
       return this;
     }
 

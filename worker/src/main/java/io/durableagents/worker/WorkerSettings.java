@@ -52,8 +52,22 @@ public record WorkerSettings(
   public static final String LLM_CONCURRENCY = "DURABLE_AGENTS_LLM_CONCURRENCY";
   /** Pollers per task queue: workflow task pollers on the agents queue, activity pollers on both. */
   public static final String POLLERS = "DURABLE_AGENTS_POLLERS";
-  /** Workflows one worker keeps in its cache (and workflow threads it may run). */
+  /** Workflows one worker keeps in its cache. */
   public static final String WORKFLOW_CACHE = "DURABLE_AGENTS_WORKFLOW_CACHE";
+
+  /**
+   * Workflow threads one worker may run (default {@value #DEFAULT_WORKFLOW_THREADS}, at least the
+   * cache size). A group step holds one per agent and one more while its agents run, so a simulation
+   * step of n agents in groups needs about n + n / group threads: with fewer, the SDK evicts cached
+   * workflows to free threads, and each evicted one replays its whole history at its next task.
+   */
+  public static final String WORKFLOW_THREADS = "DURABLE_AGENTS_WORKFLOW_THREADS";
+
+  /**
+   * Enough for 10,000 agents running at once in groups of 50 or more. Threads are made when needed
+   * and end after a second idle; a parked platform thread costs its touched stack (tens of KB).
+   */
+  public static final int DEFAULT_WORKFLOW_THREADS = 10_500;
 
   /**
    * Workflow tasks one worker runs at once (default {@link #defaultWorkflowTaskSlots()}): workflow

@@ -73,4 +73,25 @@ class WorkerSettingsTest {
             WorkerSettings.LLM_CONCURRENCY, 1000));
     org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith(WorkerSettings.LLM_CONCURRENCY), e.getMessage());
   }
+
+  @Test
+  void workflowThreadsCoverGroupStepsAndNeverFallBelowTheCache() {
+    assertEquals(WorkerSettings.DEFAULT_WORKFLOW_THREADS, maxWorkflowThreads(java.util.Map.of()));
+    assertEquals(3000, maxWorkflowThreads(java.util.Map.of(WorkerSettings.WORKFLOW_THREADS, "3000")));
+    // a cache larger than the threads would evict for want of threads: the cache wins
+    assertEquals(5000, maxWorkflowThreads(java.util.Map.of(WorkerSettings.WORKFLOW_THREADS, "3000",
+        WorkerSettings.WORKFLOW_CACHE, "5000")));
+    IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> DurableAgentsPlugin.newBuilder().configureFromEnvironment(
+            java.util.Map.of(WorkerSettings.WORKFLOW_THREADS, "many")));
+    org.junit.jupiter.api.Assertions.assertTrue(bad.getMessage().startsWith(WorkerSettings.WORKFLOW_THREADS),
+        bad.getMessage());
+  }
+
+  private static int maxWorkflowThreads(java.util.Map<String, String> env) {
+    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().configureFromEnvironment(env).build();
+    io.temporal.worker.WorkerFactoryOptions.Builder options = io.temporal.worker.WorkerFactoryOptions.newBuilder();
+    plugin.configureWorkerFactory(options);
+    return options.build().getMaxWorkflowThreadCount();
+  }
 }
