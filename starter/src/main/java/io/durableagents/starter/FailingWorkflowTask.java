@@ -105,6 +105,7 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
   static Optional<FailingWorkflowTask> fromHistory(String workflowId, List<HistoryEvent> events, int pendingAttempt) {
     int attempt = pendingAttempt;
     HistoryEvent lastFailed = null;
+    HistoryEvent lastMoved = null;
     HistoryEvent firstFailure = null;
     for (int i = events.size() - 1; i >= 0; i--) {
       HistoryEvent e = events.get(i);
@@ -116,7 +117,12 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
           attempt = Math.max(attempt, e.getWorkflowTaskScheduledEventAttributes().getAttempt());
           break;
         case EVENT_TYPE_WORKFLOW_TASK_FAILED:
-          if (lastFailed == null) {
+          if (io.durableagents.worker.WorkflowTaskFailures.movedFromStickyQueue(e)) {
+            // not a failure of the code: a busy or gone worker did not poll its sticky queue in time
+            if (lastMoved == null) {
+              lastMoved = e;
+            }
+          } else if (lastFailed == null) {
             lastFailed = e;
           }
           firstFailure = e;
@@ -134,8 +140,9 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
     }
     String cause = "timed out";
     String message = "";
-    if (lastFailed != null) {
-      var a = lastFailed.getWorkflowTaskFailedEventAttributes();
+    HistoryEvent named = lastFailed != null ? lastFailed : lastMoved;
+    if (named != null) {
+      var a = named.getWorkflowTaskFailedEventAttributes();
       cause = io.durableagents.worker.WorkflowTaskFailures.cause(a.getCause());
       message = io.durableagents.worker.WorkflowTaskFailures.message(a.getFailure());
     }

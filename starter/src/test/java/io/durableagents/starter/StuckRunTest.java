@@ -179,4 +179,28 @@ class StuckRunTest {
     assertEquals("timed out", twice.cause());
     assertEquals("", twice.message());
   }
+
+  /**
+   * A task moved off a sticky queue that no worker polled in time (a busy worker: the embedded
+   * Temporal records it as a failure with cause RESET_STICKY_TASK_QUEUE) is no sign of a failing run
+   * once; again and again, it is. A 10,000-agent benchmark row was ended as stuck on the first.
+   */
+  @Test
+  void aTaskMovedOffAnUnpolledStickyQueueIsLikeATimeout() {
+    var started = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    var moved = io.temporal.api.history.v1.HistoryEvent.newBuilder()
+        .setEventType(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
+        .setWorkflowTaskFailedEventAttributes(io.temporal.api.history.v1.WorkflowTaskFailedEventAttributes.newBuilder()
+            .setCause(io.temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_STICKY_TASK_QUEUE)
+            .setFailure(io.temporal.api.failure.v1.Failure.newBuilder()
+                .setMessage("sticky queue q1, which no worker polled for 5000 ms; the task moves on")))
+        .build();
+    assertEquals(Optional.empty(), FailingWorkflowTask.fromHistory("sim-busy",
+        java.util.List.of(scheduled(1), started, moved, scheduled(2), started), 0));
+    FailingWorkflowTask again = FailingWorkflowTask.fromHistory("sim-busy", java.util.List.of(scheduled(1), started,
+        moved, scheduled(2), started, moved, scheduled(3)), 0).orElseThrow();
+    assertEquals(3, again.attempt());
+    assertEquals("reset sticky task queue", again.cause());
+    assertTrue(again.message().contains("no worker polled"), again.message());
+  }
 }

@@ -252,7 +252,8 @@ public final class WorkflowTaskFailures implements ClientInterceptor {
       HistoryEvent lastFailure = lastFailureSinceCompleted(task.getHistory().getEventsList());
       if (lastFailure != null && lastFailure.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED) {
         var a = lastFailure.getWorkflowTaskFailedEventAttributes();
-        r.failedNotTimedOut = true;
+        // a task moved off a sticky queue nobody polled in time counts as a timeout, not a failure
+        r.failedNotTimedOut = r.failedNotTimedOut || !movedFromStickyQueue(lastFailure);
         r.cause = cause(a.getCause());
         r.message = message(a.getFailure());
       } else if (r.cause.isEmpty()) {
@@ -334,6 +335,17 @@ public final class WorkflowTaskFailures implements ClientInterceptor {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code e} is a workflow task failed by the server, not by workflow code: its sticky queue
+   * was not polled in time (a busy or gone worker), and the task moved to the workflow's task queue.
+   * Like a timeout, once is no sign of a failing run.
+   */
+  public static boolean movedFromStickyQueue(HistoryEvent e) {
+    return e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED
+        && e.getWorkflowTaskFailedEventAttributes().getCause()
+            == WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_STICKY_TASK_QUEUE;
   }
 
   private static HistoryEvent lastFailureSinceCompleted(List<HistoryEvent> events) {
