@@ -380,8 +380,59 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** One measured run of the scale part. */
-  private record ScaleRun(double wall, double agentStepsPerSecond, long llmCalls, long heapMb, long threads,
+  record ScaleRun(double wall, double agentStepsPerSecond, long llmCalls, long heapMb, long threads,
       double workerCpuMs, double serverCpuMs) {}
+
+  /**
+   * For each configuration, latency and group size measured at several agent counts: the median agent
+   * steps per second at each count and its ratio to the smallest count's (1.00 = no cost per agent from
+   * scale). Rows of one agent count repeated in a run (500,10000,500) are one median.
+   */
+  static List<String> growthLines(Map<String, List<ScaleRun>> runs) {
+    Map<String, java.util.TreeMap<Integer, Double>> byShape = new LinkedHashMap<>();
+    Set<String> configurations = new HashSet<>();
+    for (String key : runs.keySet()) {
+      configurations.add(key.substring(0, nthLastBar(key, 3)));
+    }
+    for (Map.Entry<String, List<ScaleRun>> e : runs.entrySet()) {
+      // configuration | latency | agents | agents per workflow
+      String key = e.getKey();
+      String[] k = key.substring(nthLastBar(key, 3) + 1).split("\\|");
+      String shape = k[2] + " per workflow, L = " + k[0] + " ms"
+          + (configurations.size() > 1 ? " (" + key.substring(0, nthLastBar(key, 3)) + ")" : "");
+      byShape.computeIfAbsent(shape, x -> new java.util.TreeMap<>())
+          .put(Integer.parseInt(k[1]), median(e.getValue().stream().map(ScaleRun::agentStepsPerSecond).toList()));
+    }
+    List<String> lines = new ArrayList<>();
+    for (Map.Entry<String, java.util.TreeMap<Integer, Double>> e : byShape.entrySet()) {
+      if (e.getValue().size() < 2) {
+        continue;
+      }
+      double base = e.getValue().firstEntry().getValue();
+      StringBuilder b = new StringBuilder("Agent steps per second against the smallest agent count, "
+          + e.getKey() + ":");
+      String sep = " ";
+      for (Map.Entry<Integer, Double> n : e.getValue().entrySet()) {
+        b.append(String.format(Locale.ROOT, "%s%,d agents %.0f (%.2f)", sep, n.getKey(), n.getValue(),
+            base == 0 ? 0 : n.getValue() / base));
+        sep = ", ";
+      }
+      lines.add(b.append('.').toString());
+    }
+    if (!lines.isEmpty()) {
+      lines.add("");
+    }
+    return lines;
+  }
+
+  /** The index of the {@code n}th '|' from the end of {@code key}. */
+  private static int nthLastBar(String key, int n) {
+    int i = key.length();
+    for (int found = 0; found < n; found++) {
+      i = key.lastIndexOf('|', i - 1);
+    }
+    return i;
+  }
 
   /**
    * CPU time (user + system) a process has used so far, in ms, from Linux's {@code /proc/<pid>/stat};
@@ -531,6 +582,9 @@ final class BenchmarkCommand implements Callable<Integer> {
           measured.stream().mapToLong(ScaleRun::threads).max().orElse(0)));
     }
     line("");
+    for (String growth : growthLines(runs)) {
+      line(growth);
+    }
     shapeTable("What each configuration's simulation cost Temporal per agent step, read from its histories "
         + "after the run (every workflow of the simulation: its runs and the agent or group step workflows it "
         + "started), and the bytes of an agent step's input and result (`agentStepBytes` in its result).",
