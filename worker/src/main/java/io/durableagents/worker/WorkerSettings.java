@@ -64,10 +64,12 @@ public record WorkerSettings(
   public static final String WORKFLOW_THREADS = "DURABLE_AGENTS_WORKFLOW_THREADS";
 
   /**
-   * Enough for 10,000 agents running at once in groups of 50 or more. Threads are made when needed
-   * and end after a second idle; a parked platform thread costs its touched stack (tens of KB).
+   * As many as the default cache. More threads stop evictions when thousands of agents run at once
+   * (17% less worker CPU per agent step at 5,000 agents, L = 0), but on 2 cores 10,000 agents at once
+   * with a 1 s model then starved the simulation's step-boundary task past the deadlock detection
+   * (TMPRL1101): raise it where the cores allow (BENCHMARKS.md, section 9).
    */
-  public static final int DEFAULT_WORKFLOW_THREADS = 10_500;
+  public static final int DEFAULT_WORKFLOW_THREADS = 1000;
 
   /**
    * Workflow tasks one worker runs at once (default {@link #defaultWorkflowTaskSlots()}): workflow
