@@ -143,6 +143,18 @@ class StuckRunTest {
     return io.temporal.api.history.v1.HistoryEvent.newBuilder().setEventType(type).build();
   }
 
+  /**
+   * A task that ended with {@code retried} once (attempt 2 running) is not stuck; twice (attempt 3
+   * scheduled) it is: what {@link FailingWorkflowTask#fromHistory} then says.
+   */
+  private static FailingWorkflowTask onceIsNotStuckAgainIs(String workflowId, io.temporal.api.history.v1.HistoryEvent retried) {
+    var started = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    assertEquals(Optional.empty(), FailingWorkflowTask.fromHistory(workflowId,
+        java.util.List.of(scheduled(1), started, retried, scheduled(2), started), 0));
+    return FailingWorkflowTask.fromHistory(workflowId, java.util.List.of(scheduled(1), started,
+        retried, scheduled(2), started, retried, scheduled(3)), 0).orElseThrow();
+  }
+
   @Test
   void aNonDeterminismErrorIsNamedWithWhatToDoAndASingleTimeoutIsNotStuck() {
     var started = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
@@ -171,10 +183,7 @@ class StuckRunTest {
     assertEquals(7, FailingWorkflowTask.fromHistory("sim-nd", history, 7).orElseThrow().attempt());
 
     // a worker killed in a task: one timeout, attempt 2, is not stuck; a second timeout is
-    assertEquals(Optional.empty(), FailingWorkflowTask.fromHistory("sim-k",
-        java.util.List.of(scheduled(1), started, timedOut, scheduled(2), started), 0));
-    FailingWorkflowTask twice = FailingWorkflowTask.fromHistory("sim-k", java.util.List.of(scheduled(1), started,
-        timedOut, scheduled(2), started, timedOut, scheduled(3)), 0).orElseThrow();
+    FailingWorkflowTask twice = onceIsNotStuckAgainIs("sim-k", timedOut);
     assertEquals(3, twice.attempt());
     assertEquals("timed out", twice.cause());
     assertEquals("", twice.message());
@@ -187,7 +196,6 @@ class StuckRunTest {
    */
   @Test
   void aTaskMovedOffAnUnpolledStickyQueueIsLikeATimeout() {
-    var started = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
     var moved = io.temporal.api.history.v1.HistoryEvent.newBuilder()
         .setEventType(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
         .setWorkflowTaskFailedEventAttributes(io.temporal.api.history.v1.WorkflowTaskFailedEventAttributes.newBuilder()
@@ -195,10 +203,7 @@ class StuckRunTest {
             .setFailure(io.temporal.api.failure.v1.Failure.newBuilder()
                 .setMessage("sticky queue q1, which no worker polled for 5000 ms; the task moves on")))
         .build();
-    assertEquals(Optional.empty(), FailingWorkflowTask.fromHistory("sim-busy",
-        java.util.List.of(scheduled(1), started, moved, scheduled(2), started), 0));
-    FailingWorkflowTask again = FailingWorkflowTask.fromHistory("sim-busy", java.util.List.of(scheduled(1), started,
-        moved, scheduled(2), started, moved, scheduled(3)), 0).orElseThrow();
+    FailingWorkflowTask again = onceIsNotStuckAgainIs("sim-busy", moved);
     assertEquals(3, again.attempt());
     assertEquals("reset sticky task queue", again.cause());
     assertTrue(again.message().contains("no worker polled"), again.message());

@@ -322,19 +322,8 @@ public final class WorkflowTaskFailures implements ClientInterceptor {
     if (!task.getNextPageToken().isEmpty()) {
       return false;
     }
-    List<HistoryEvent> events = task.getHistory().getEventsList();
-    for (int i = events.size() - 1; i >= 0; i--) {
-      switch (events.get(i).getEventType()) {
-        case EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
-          return true;
-        case EVENT_TYPE_WORKFLOW_TASK_FAILED:
-        case EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
-          return false;
-        default:
-          break;
-      }
-    }
-    return false;
+    HistoryEvent last = lastTaskOutcome(task.getHistory().getEventsList());
+    return last != null && last.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED;
   }
 
   /**
@@ -349,14 +338,18 @@ public final class WorkflowTaskFailures implements ClientInterceptor {
   }
 
   private static HistoryEvent lastFailureSinceCompleted(List<HistoryEvent> events) {
+    HistoryEvent last = lastTaskOutcome(events);
+    return last == null || last.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED ? null : last;
+  }
+
+  /** The last workflow task that ended in {@code events} (completed, failed or timed out), or null. */
+  private static HistoryEvent lastTaskOutcome(List<HistoryEvent> events) {
     for (int i = events.size() - 1; i >= 0; i--) {
-      HistoryEvent e = events.get(i);
-      switch (e.getEventType()) {
+      switch (events.get(i).getEventType()) {
         case EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
-          return null;
         case EVENT_TYPE_WORKFLOW_TASK_FAILED:
         case EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
-          return e;
+          return events.get(i);
         default:
           break;
       }
