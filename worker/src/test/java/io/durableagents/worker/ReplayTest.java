@@ -184,6 +184,15 @@ class ReplayTest {
               AgentOptions.newBuilder().setStrategy(Strategy.COT).build(), null, 3)
               .withAgentsPerWorkflow(2).withMemory(MemoryOptions.of(MemoryKind.LONG_TERM, 1)));
       out.put("simulation-epstein-budgeted.json", new Recorded(budgeted, client.fetchHistory(budgeted)));
+      // a group of 4 chain-of-thought agents: agent-group-step-cot-threads.json was recorded when each
+      // agent ran on a workflow thread of its own (before the agents-without-threads version)
+      String cotGroups = "sim-epstein-replay-cot-groups";
+      client.newWorkflowStub(SimulationWorkflow.class,
+              WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(cotGroups).build())
+          .run(new SimulationInput("epstein", 2, 7, SMALL,
+              AgentOptions.newBuilder().setStrategy(Strategy.COT).build(), null, null).withAgentsPerWorkflow(4));
+      out.put("agent-group-step-cot-threads.json",
+          new Recorded(cotGroups + "/step-1/group-1", client.fetchHistory(cotGroups + "/step-1/group-1")));
       for (Strategy s : Strategy.values()) {
         String id = "agent-task-replay-" + s.label();
         client.newWorkflowStub(AgentTaskWorkflow.class,
