@@ -96,7 +96,9 @@ class ReplayTest {
       String workflowId = ids.getProperty(file.getFileName().toString());
       assertTrue(workflowId != null, "no workflow id for " + file + " in " + WORKFLOW_IDS);
       WorkflowExecutionHistory history = WorkflowExecutionHistory.fromJson(Files.readString(file), workflowId);
-      WorkflowReplayer.replayWorkflowExecution(history, SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
+      SameResultReplay.replay(file.getFileName().toString(), history, SimulationWorkflowImpl.class,
+          AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class,
+          AutonomousAgentWorkflowImpl.class);
       names.add(file.getFileName().toString());
     }
     for (String expected : List.of("simulation-epstein-cot.json", "agent-step-cot.json",
@@ -111,7 +113,7 @@ class ReplayTest {
         "simulation-epstein-budgeted.json", "agent-group-step.json",
         "simulation-agent-failure-skipped.json", "simulation-checkpointed.json",
         "simulation-intervened.json", "agent-task-mcp.json",
-        "agent-task-approval.json")) {
+        "agent-task-approval.json", "agent-group-step-cot-threads.json", "agent-group-step-cot.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -135,6 +137,7 @@ class ReplayTest {
     mcp(out);
     try (TestWorkflowEnvironment env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
         .registerModel(BrokenChatModel.NAME, new BrokenChatModel())
+        .registerModel(EchoChatModel.NAME, new EchoChatModel())
         .setCheckpointStore(new DirectoryCheckpointStore(checkpoints())).build())) {
       WorkflowClient client = env.getWorkflowClient();
       simulate(client, out, "cot", "sim-epstein-replay", AgentOptions.defaults(),
@@ -184,14 +187,16 @@ class ReplayTest {
               AgentOptions.newBuilder().setStrategy(Strategy.COT).build(), null, 3)
               .withAgentsPerWorkflow(2).withMemory(MemoryOptions.of(MemoryKind.LONG_TERM, 1)));
       out.put("simulation-epstein-budgeted.json", new Recorded(budgeted, client.fetchHistory(budgeted)));
-      // a group of 4 chain-of-thought agents: agent-group-step-cot-threads.json was recorded when each
-      // agent ran on a workflow thread of its own (before the agents-without-threads version)
+      // a group of 4 chain-of-thought agents whose answers differ (the echo model), their calls chained without a thread per agent (the
+      // agents-without-threads version); agent-group-step-cot-threads.json, the same group recorded when
+      // each agent ran on a workflow thread of its own, is kept: it must replay as it ran
       String cotGroups = "sim-epstein-replay-cot-groups";
       client.newWorkflowStub(SimulationWorkflow.class,
               WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(cotGroups).build())
           .run(new SimulationInput("epstein", 2, 7, SMALL,
-              AgentOptions.newBuilder().setStrategy(Strategy.COT).build(), null, null).withAgentsPerWorkflow(4));
-      out.put("agent-group-step-cot-threads.json",
+              AgentOptions.newBuilder().setStrategy(Strategy.COT).setModel(EchoChatModel.NAME).build(), null, null)
+              .withAgentsPerWorkflow(4));
+      out.put("agent-group-step-cot.json",
           new Recorded(cotGroups + "/step-1/group-1", client.fetchHistory(cotGroups + "/step-1/group-1")));
       for (Strategy s : Strategy.values()) {
         String id = "agent-task-replay-" + s.label();

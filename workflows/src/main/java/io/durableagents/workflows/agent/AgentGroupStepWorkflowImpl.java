@@ -10,11 +10,26 @@ import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Runs the agents' steps of a group in parallel, each as {@link AgentStepWorkflowImpl} would. */
+/**
+ * Runs the agents' steps of a group in parallel, each as {@link AgentStepWorkflowImpl} would.
+ *
+ * <p>Chain-of-thought agents run without a workflow thread each: their calls are chained on promises,
+ * so a group of 50 holds one thread, not 51, while its calls run. A worker on a JVM without virtual
+ * threads allows a few hundred to a few thousand workflow threads, and when cached groups hold them all
+ * the SDK evicts groups to free some, each of which then replays its history: with a thread per agent
+ * that began at about 1,000 agents at once and halved throughput at 10,000. The other strategies run
+ * a thread per agent. Groups recorded before this ({@value #AGENTS_WITHOUT_THREADS} version 1) replay
+ * with a thread per agent, as they ran: the order of their calls within a task was the agents' order,
+ * where chained calls go out in the order their predecessors completed.
+ */
 public class AgentGroupStepWorkflowImpl implements AgentGroupStepWorkflow {
+  /** The version of a group step whose chain-of-thought agents hold no workflow thread. */
+  static final String AGENTS_WITHOUT_THREADS = "agents-without-threads";
+
   private final ScenarioRegistry scenarios;
   private final ToolPolicies toolPolicies;
 
@@ -40,10 +55,14 @@ public class AgentGroupStepWorkflowImpl implements AgentGroupStepWorkflow {
   @Override
   public List<AgentStepResult> steps(AgentGroupStepInput input) {
     ApprovalBook.current(toolPolicies);
+    boolean withoutThreads =
+        Workflow.getVersion(AGENTS_WITHOUT_THREADS, Workflow.DEFAULT_VERSION, 1) >= 1;
     List<Promise<AgentStepResult>> running = new ArrayList<>();
     for (AgentStepInput agent : input.agents()) {
       AgentRuntime runtime = new AgentRuntime(agent, true, toolPolicies);
-      running.add(Async.function(AgentStepWorkflowImpl::run, runtime, scenarios));
+      Promise<AgentStepResult> step =
+          withoutThreads ? AgentStepWorkflowImpl.runWithoutThread(runtime, scenarios) : null;
+      running.add(step != null ? step : Async.function(AgentStepWorkflowImpl::run, runtime, scenarios));
     }
     List<AgentStepResult> results = new ArrayList<>();
     for (int i = 0; i < running.size(); i++) {

@@ -78,6 +78,22 @@ public final class AgentRuntime {
   /** Calls the agent's model, asking for a JSON answer when {@code format} is JSON. */
   public LlmResponse chat(List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
       String purpose, LlmRequest.ResponseFormat format) {
+    return counted(llm().chat(request(messages, tools, toolChoice, purpose, format)));
+  }
+
+  /**
+   * Starts a call of the agent's model and returns at once: the same activity as {@link #chat}, counted
+   * the same way when it completes. Code that chains its calls on the promise holds no workflow thread
+   * while the call runs ({@link AgentGroupStepWorkflowImpl} runs chain-of-thought agents so).
+   */
+  public Promise<LlmResponse> chatAsync(
+      List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice, String purpose) {
+    LlmActivities llm = llm();
+    return Async.function(llm::chat, request(messages, tools, toolChoice, purpose, null))
+        .thenApply(this::counted);
+  }
+
+  private LlmActivities llm() {
     String model = input.options().model();
     ActivityOptions options = LlmCallOptions.forModel(model);
     if (sharedWorkflow) {
@@ -85,12 +101,16 @@ public final class AgentRuntime {
           .setSummary(LlmCallOptions.summary(model) + " · " + input.agentId())
           .build();
     }
-    LlmActivities llm = Workflow.newActivityStub(LlmActivities.class, options);
-    LlmResponse response =
-        llm.chat(
-            new LlmRequest(
-                model, messages, tools, toolChoice, input.options().temperature(), purpose, format,
-                input.agentId()));
+    return Workflow.newActivityStub(LlmActivities.class, options);
+  }
+
+  private LlmRequest request(List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
+      String purpose, LlmRequest.ResponseFormat format) {
+    return new LlmRequest(input.options().model(), messages, tools, toolChoice,
+        input.options().temperature(), purpose, format, input.agentId());
+  }
+
+  private LlmResponse counted(LlmResponse response) {
     llmCalls++;
     lastResponse = response;
     usage = usage.plus(response.usage());

@@ -10,6 +10,9 @@ import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.simulation.SimulationFailureTypes;
 import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
 
 /**
  * Runs one agent step with the strategy its options name, with the prompts of its scenario from the
@@ -55,13 +58,7 @@ public class AgentStepWorkflowImpl implements AgentStepWorkflow {
    */
   static AgentStepResult run(AgentRuntime runtime, ScenarioRegistry scenarios) {
     AgentStepInput input = runtime.input();
-    ScenarioPrompts prompts;
-    try {
-      prompts = scenarios.prompts(input.scenario());
-    } catch (IllegalArgumentException e) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          e.getMessage(), SimulationFailureTypes.UNKNOWN_SCENARIO);
-    }
+    ScenarioPrompts prompts = prompts(input, scenarios);
     Strategy strategy = input.options().strategy();
     AgentStepResult result;
     switch (strategy) {
@@ -77,6 +74,38 @@ public class AgentStepWorkflowImpl implements AgentStepWorkflow {
       default:
         throw new IllegalStateException("no implementation for " + strategy);
     }
+    return counted(runtime, strategy, result);
+  }
+
+  /**
+   * Starts the agent step of {@code runtime}'s input without a workflow thread of its own, when its
+   * strategy can run so (chain of thought): the same calls in the same order as {@link #run}, chained
+   * on their promises. Null for the other strategies, which run on a thread ({@link Async#function}).
+   * A step that fails at once (an unknown scenario) is a failed promise, as its thread would have been.
+   */
+  static Promise<AgentStepResult> runWithoutThread(AgentRuntime runtime, ScenarioRegistry scenarios) {
+    Strategy strategy = runtime.input().options().strategy();
+    if (strategy != Strategy.COT) {
+      return null;
+    }
+    try {
+      return new CotReasoning(runtime, prompts(runtime.input(), scenarios)).stepAsync()
+          .thenApply(result -> counted(runtime, strategy, result));
+    } catch (RuntimeException e) {
+      return Workflow.newFailedPromise(e);
+    }
+  }
+
+  private static ScenarioPrompts prompts(AgentStepInput input, ScenarioRegistry scenarios) {
+    try {
+      return scenarios.prompts(input.scenario());
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          e.getMessage(), SimulationFailureTypes.UNKNOWN_SCENARIO);
+    }
+  }
+
+  private static AgentStepResult counted(AgentRuntime runtime, Strategy strategy, AgentStepResult result) {
     result = result.withWarnings(runtime.warnings());
     StrategyMetrics.agentStep(strategy, result);
     return result;

@@ -15,6 +15,7 @@ import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -110,69 +111,121 @@ public final class CotReasoning {
     return false;
   }
 
+  /** One agent step: reason, then turn the plan into tool calls; waits on each call it makes. */
   public AgentStepResult step() {
-    AgentStepInput in = runtime.input();
-    List<String> tools = SelectedTools.resolve(in.tools(), in.options().selectedTools());
-    int step = in.observation().step();
-
-    List<ChatTurn> reasoningMessages =
-        List.of(
-            ChatTurn.system(
-                CotPrompts.reasoningSystem(
-                    CotPrompts.roleHeader(prompts, in), in.observation(), in.plan(), tools,
-                    in.memory())),
-            ChatTurn.user(prompts.stepPrompt(in.role())));
-    LlmResponse reasoning =
-        runtime.chat(reasoningMessages, tools, ToolChoice.NONE, CotPrompts.REASONING_PURPOSE);
-    String planText = reasoning.text() == null ? "" : reasoning.text();
-    Plan plan = new Plan(step, planText, 1);
-
-    List<WorldAction> actions = new ArrayList<>();
-    List<ToolOutcome> outcomes = new ArrayList<>();
-    List<Promise<ToolOutcome>> running = new ArrayList<>();
-
-    ToolChoice choice = in.options().toolChoice();
-    if (!tools.isEmpty() && choice != ToolChoice.NONE) {
-      List<ChatTurn> messages = new ArrayList<>();
-      messages.add(ChatTurn.system(CotPrompts.executionSystem()));
-      messages.add(ChatTurn.user(CotPrompts.executionUser(planText)));
-      for (int attempt = 0; attempt <= in.options().maxCorrections(); attempt++) {
-        LlmResponse execution =
-            runtime.chat(messages, tools, choice, CotPrompts.EXECUTION_PURPOSE);
-        List<String> errors = new ArrayList<>();
-        for (ToolCall call : execution.toolCalls()) {
-          if (!call.valid()) {
-            errors.add(call.name() + "(" + call.argumentsText() + "): " + call.error());
-            outcomes.add(new ToolOutcome(call.id(), call.name(), call.error(), true));
-          } else if (runtime.isWorldAction(call.name())) {
-            actions.add(new WorldAction(in.agentId(), call.id(), call.name(), call.arguments()));
-          } else {
-            running.add(runtime.runTool(call));
-          }
-        }
-        if (errors.isEmpty()) {
+    StepState s = new StepState();
+    s.planned(runtime.chat(s.reasoningMessages(), s.tools, ToolChoice.NONE, CotPrompts.REASONING_PURPOSE));
+    if (s.executes()) {
+      for (int attempt = 0; attempt <= s.in.options().maxCorrections(); attempt++) {
+        if (s.executed(runtime.chat(s.messages, s.tools, s.choice, CotPrompts.EXECUTION_PURPOSE))) {
           break;
         }
-        messages.add(ChatTurn.assistant(execution.text(), execution.toolCalls()));
-        for (ToolCall call : execution.toolCalls()) {
-          messages.add(
-              ChatTurn.toolResult(call, call.valid() ? "accepted" : "rejected: " + call.error()));
-        }
-        messages.add(ChatTurn.user(CotPrompts.correction(errors)));
       }
     }
-    for (Promise<ToolOutcome> p : running) {
-      outcomes.add(p.get());
+    return s.result();
+  }
+
+  /**
+   * The same agent step as {@link #step()}, making the same calls in the same order, but chained on
+   * their promises: it returns at once and holds no workflow thread while its calls run, so a group
+   * step of thousands of agents needs no thread per agent.
+   */
+  public Promise<AgentStepResult> stepAsync() {
+    StepState s = new StepState();
+    return runtime.chatAsync(s.reasoningMessages(), s.tools, ToolChoice.NONE, CotPrompts.REASONING_PURPOSE)
+        .thenCompose(reasoning -> {
+          s.planned(reasoning);
+          return s.executes() ? execution(s, 0) : Workflow.newPromise((Void) null);
+        })
+        .thenCompose(ignored -> s.running.isEmpty()
+            ? Workflow.newPromise((Void) null)
+            : Promise.allOf(s.running))
+        .thenApply(ignored -> s.result());
+  }
+
+  /** Execution attempt {@code attempt} and, while the model's calls need correcting, the next ones. */
+  private Promise<Void> execution(StepState s, int attempt) {
+    return runtime.chatAsync(s.messages, s.tools, s.choice, CotPrompts.EXECUTION_PURPOSE)
+        .thenCompose(execution -> s.executed(execution) || attempt >= s.in.options().maxCorrections()
+            ? Workflow.newPromise((Void) null)
+            : execution(s, attempt + 1));
+  }
+
+  /** What one agent step has planned, called and collected so far. */
+  private final class StepState {
+    final AgentStepInput in = runtime.input();
+    final List<String> tools = SelectedTools.resolve(in.tools(), in.options().selectedTools());
+    final ToolChoice choice = in.options().toolChoice();
+    final int step = in.observation().step();
+    final List<WorldAction> actions = new ArrayList<>();
+    final List<ToolOutcome> outcomes = new ArrayList<>();
+    final List<Promise<ToolOutcome>> running = new ArrayList<>();
+    final List<ChatTurn> messages = new ArrayList<>();
+    String planText;
+
+    List<ChatTurn> reasoningMessages() {
+      return List.of(
+          ChatTurn.system(
+              CotPrompts.reasoningSystem(
+                  CotPrompts.roleHeader(prompts, in), in.observation(), in.plan(), tools,
+                  in.memory())),
+          ChatTurn.user(prompts.stepPrompt(in.role())));
     }
-    return new AgentStepResult(
-        in.agentId(),
-        step,
-        planText,
-        actions,
-        outcomes,
-        plan,
-        runtime.usage(),
-        runtime.llmCalls(),
-        runtime.toolCalls());
+
+    void planned(LlmResponse reasoning) {
+      planText = reasoning.text() == null ? "" : reasoning.text();
+      messages.add(ChatTurn.system(CotPrompts.executionSystem()));
+      messages.add(ChatTurn.user(CotPrompts.executionUser(planText)));
+    }
+
+    /** Whether the plan is turned into tool calls at all. */
+    boolean executes() {
+      return !tools.isEmpty() && choice != ToolChoice.NONE;
+    }
+
+    /**
+     * Takes an execution answer: world actions kept, tools started, wrong calls sent back to the model.
+     * True when every call was right (no correction needed).
+     */
+    boolean executed(LlmResponse execution) {
+      List<String> errors = new ArrayList<>();
+      for (ToolCall call : execution.toolCalls()) {
+        if (!call.valid()) {
+          errors.add(call.name() + "(" + call.argumentsText() + "): " + call.error());
+          outcomes.add(new ToolOutcome(call.id(), call.name(), call.error(), true));
+        } else if (runtime.isWorldAction(call.name())) {
+          actions.add(new WorldAction(in.agentId(), call.id(), call.name(), call.arguments()));
+        } else {
+          running.add(runtime.runTool(call));
+        }
+      }
+      if (errors.isEmpty()) {
+        return true;
+      }
+      messages.add(ChatTurn.assistant(execution.text(), execution.toolCalls()));
+      for (ToolCall call : execution.toolCalls()) {
+        messages.add(
+            ChatTurn.toolResult(call, call.valid() ? "accepted" : "rejected: " + call.error()));
+      }
+      messages.add(ChatTurn.user(CotPrompts.correction(errors)));
+      return false;
+    }
+
+    /** The step's result, once its tools are done (waits for them). */
+    AgentStepResult result() {
+      for (Promise<ToolOutcome> p : running) {
+        outcomes.add(p.get());
+      }
+      return new AgentStepResult(
+          in.agentId(),
+          step,
+          planText,
+          actions,
+          outcomes,
+          new Plan(step, planText, 1),
+          runtime.usage(),
+          runtime.llmCalls(),
+          runtime.toolCalls());
+    }
   }
 }
