@@ -196,6 +196,14 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   }
 
   /**
+   * The platform workflow threads a worker with this plugin may run (below Java 21, or with virtual
+   * threads off): the threads setting, never below the cache size.
+   */
+  public int workflowThreads() {
+    return Math.max(workflowCacheSize, workflowThreads);
+  }
+
+  /**
    * The connected MCP servers and their tools ({@link Builder#registerMcpServer}): what the worker's
    * {@code /health} asks about ({@link McpToolSet#problems()}).
    */
@@ -246,7 +254,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     }
     // Every agent step of a simulation step is a workflow running at once: keep them all cached
     // (a workflow evicted from the cache replays its whole history at its next task). A group step
-    // holds a thread per agent: when the threads run out, the SDK evicts cached workflows to free some.
+    // of ReAct or ReWOO agents holds a thread per agent (chain-of-thought agents share their group's
+    // one): when the threads run out, the SDK evicts cached workflows to free some.
     builder.setWorkflowCacheSize(workflowCacheSize);
     builder.setMaxWorkflowThreadCount(Math.max(Math.max(workflowCacheSize, workflowThreads),
         builder.build().getMaxWorkflowThreadCount()));
@@ -708,8 +717,9 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
     /**
      * How many workflow threads one worker may run (default {@value
-     * WorkerSettings#DEFAULT_WORKFLOW_THREADS}, and never fewer than the cache size): a group step
-     * holds one per agent and one more, and when they run out the SDK evicts cached workflows, which
+     * WorkerSettings#DEFAULT_WORKFLOW_THREADS}, and never fewer than the cache size; platform threads,
+     * below Java 21): a group step of chain-of-thought agents holds one, a group of ReAct or ReWOO
+     * agents one per agent and one more, and when they run out the SDK evicts cached workflows, which
      * then replay their histories.
      */
     public Builder setWorkflowThreads(int workflowThreads) {

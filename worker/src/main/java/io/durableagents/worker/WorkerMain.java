@@ -27,6 +27,18 @@ public final class WorkerMain {
     System.exit(run(System.getenv()));
   }
 
+  /** Logs a warning each minute in which the SDK evicted cached workflows to free workflow threads. */
+  private static void watchThreadEvictions(MetricsServer metrics, int workflowThreads) {
+    ThreadEvictions evictions = new ThreadEvictions(metrics.registry(), workflowThreads);
+    java.util.concurrent.ScheduledExecutorService every = java.util.concurrent.Executors
+        .newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "durable-agents-thread-evictions");
+          t.setDaemon(true);
+          return t;
+        });
+    every.scheduleWithFixedDelay(() -> evictions.check().ifPresent(log::warn), 1, 1, TimeUnit.MINUTES);
+  }
+
   /** Runs a worker until the JVM is asked to stop; returns the exit code. */
   public static int run(Map<String, String> env) throws InterruptedException {
     WorkerSettings settings;
@@ -106,6 +118,9 @@ public final class WorkerMain {
             : Runtime.version().feature() >= 21 ? "off" : "off (JVM < 21)",
         metrics == null ? "" : ", metrics on :" + metrics.port() + "/metrics");
     plugin.tracing().ifPresent(t -> log.info("traces: {}", t.describe()));
+    if (metrics != null && !WorkerSettings.virtualThreads(env, Runtime.version().feature() >= 21)) {
+      watchThreadEvictions(metrics, plugin.workflowThreads());
+    }
     stopped.await();
     return 0;
   }

@@ -57,17 +57,20 @@ public record WorkerSettings(
 
   /**
    * Workflow threads one worker may run (default {@value #DEFAULT_WORKFLOW_THREADS}, at least the
-   * cache size). A group step holds one per agent and one more while its agents run, so a simulation
-   * step of n agents in groups needs about n + n / group threads: with fewer, the SDK evicts cached
-   * workflows to free threads, and each evicted one replays its whole history at its next task.
+   * cache size; platform threads, below Java 21, where virtual ones have no limit). A group step of
+   * chain-of-thought agents holds one; a group of ReAct or ReWOO agents holds one per agent and one
+   * more while its agents run, so a simulation step of n such agents in groups needs about n + n /
+   * group threads: with fewer, the SDK evicts cached workflows to free threads, and each evicted one
+   * replays its whole history at its next task.
    */
   public static final String WORKFLOW_THREADS = "DURABLE_AGENTS_WORKFLOW_THREADS";
 
   /**
-   * As many as the default cache. More threads stop evictions when thousands of agents run at once
-   * (17% less worker CPU per agent step at 5,000 agents, L = 0), but on 2 cores 10,000 agents at once
-   * with a 1 s model then starved the simulation's step-boundary task past the deadlock detection
-   * (TMPRL1101): raise it where the cores allow (BENCHMARKS.md, section 9).
+   * As many as the default cache. More threads stop evictions when thousands of threaded agents run
+   * at once, but every platform thread costs the JVM even parked (10,500 made a 500-agent run a third
+   * slower on 2 cores), and 10,000 agents at once with a 1 s model then starved the simulation's
+   * step-boundary task past the deadlock detection (TMPRL1101): raise it where the cores allow, or run
+   * on Java 21+ (BENCHMARKS.md, section 9).
    */
   public static final int DEFAULT_WORKFLOW_THREADS = 1000;
 

@@ -1,6 +1,12 @@
 package io.durableagents.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.uber.m3.tally.RootScopeBuilder;
+import com.uber.m3.tally.Scope;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
@@ -39,6 +45,30 @@ class GroupStepThreadsTest {
     assertEquals(each.finalCounts(), grouped.finalCounts());
     assertEquals(each.llmCalls(), grouped.llmCalls());
     assertEquals(2 * each.agentSteps(), grouped.llmCalls(), "two calls per chain-of-thought agent step");
+  }
+
+  /**
+   * ReAct agents still hold a thread each: a group of 10 holds 11 threads and one more runs each
+   * call's completion, all a worker of 12 allows, so the SDK evicts the simulation waiting for it
+   * (which replays when the group is done), and the worker's check of the SDK's eviction counter says
+   * so.
+   */
+  @Test
+  void threadForcedEvictionsAreCountedAndWarnedAbout() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Scope scope = new RootScopeBuilder().reporter(new CachedTimerStatsReporter(registry))
+        .reportEvery(com.uber.m3.util.Duration.ofMillis(100));
+    SimulationInput input = new SimulationInput("epstein", 1, 5, EpsteinParameters.DEFAULTS.withAgents(10, 0),
+        AgentOptions.newBuilder().setStrategy(Strategy.REACT).build(), null, null).withAgentsPerWorkflow(10);
+    int threads = 12;
+    ThreadEvictions evictions = new ThreadEvictions(registry, threads);
+    SimulationResult result = run(input, TestEnvironmentOptions.newBuilder().setMetricsScope(scope)
+        .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder().setMaxWorkflowThreadCount(threads).build())
+        .build(), "sim-threads-react");
+    scope.close();
+    assertEquals(10, result.agentSteps());
+    assertTrue(evictions.total() > 0, "the SDK evicted groups to free threads");
+    assertTrue(evictions.check().orElseThrow().contains("allows " + threads), "and the worker says so");
   }
 
   private static SimulationResult run(SimulationInput input, TestEnvironmentOptions options, String id) {
