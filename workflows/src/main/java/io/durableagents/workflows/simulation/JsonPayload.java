@@ -28,6 +28,12 @@ final class JsonPayload {
     }
   }
 
+  /** {@code json}, JSON already written, as a {@code json/plain} payload. */
+  static RawValue ofJson(byte[] json) {
+    return new RawValue(Payload.newBuilder().putMetadata("encoding", JSON_PLAIN)
+        .setData(ByteString.copyFrom(json)).build());
+  }
+
   /** The bytes of the payload's JSON (what {@link TaskBudget#sizeOf} gives for the value). */
   static long size(RawValue payload) {
     return payload.getPayload().getData().size();

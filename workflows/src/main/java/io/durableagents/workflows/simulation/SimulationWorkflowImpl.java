@@ -3,6 +3,7 @@ package io.durableagents.workflows.simulation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.workflows.Json;
 import io.durableagents.workflows.SearchAttributes;
+import io.durableagents.workflows.agent.AgentGroupInputParts;
 import io.durableagents.workflows.agent.AgentGroupStepInput;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
 import io.durableagents.workflows.agent.AgentOptions;
@@ -557,23 +558,29 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     boolean budgeted = budgeted();
     List<List<AgentStepInput>> groups = new ArrayList<>();
     List<Long> groupSizes = new ArrayList<>();
+    // each group's input, written from its agents' parts (each agent written to JSON once), or null
+    List<byte[]> groupJson = new ArrayList<>();
     for (List<AgentStepInput> ofRole : byRole.values()) {
       if (!budgeted) {
         for (int i = 0; i < ofRole.size(); i += perWorkflow) {
           groups.add(ofRole.subList(i, Math.min(ofRole.size(), i + perWorkflow)));
           groupSizes.add(0L);
+          groupJson.add(null);
         }
         continue;
       }
       // groups of at most perWorkflow agents, and at most a payload's bytes of input
+      AgentGroupInputParts parts = AgentGroupInputParts.of(ofRole);
       int from = 0;
       long bytes = 0;
       for (int i = 0; i < ofRole.size(); i++) {
-        long size = checkedSize(ofRole.get(i), "agent " + ofRole.get(i).agentId() + "'s step input");
+        String what = "agent " + ofRole.get(i).agentId() + "'s step input";
+        long size = parts != null ? checkedSize(parts.inputSize(i), what) : checkedSize(ofRole.get(i), what);
         startedInputBytes.put(ofRole.get(i).agentId(), size);
         if (i > from && (i - from >= perWorkflow || bytes + size > TaskBudget.MAX_PAYLOAD_BYTES)) {
           groups.add(ofRole.subList(from, i));
           groupSizes.add(bytes);
+          groupJson.add(parts == null ? null : parts.group(from, i));
           from = i;
           bytes = 0;
         }
@@ -582,6 +589,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       if (from < ofRole.size()) {
         groups.add(ofRole.subList(from, ofRole.size()));
         groupSizes.add(bytes);
+        groupJson.add(parts == null ? null : parts.group(from, ofRole.size()));
       }
     }
     int windowCap = input.maxConcurrentAgents();
@@ -604,7 +612,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       RawValue payload = null;
       if (budgeted) {
         budget.beforeStart(groupSizes.get(g), window);
-        payload = JsonPayload.of(new AgentGroupStepInput(group));
+        payload = groupJson.get(g) != null ? JsonPayload.ofJson(groupJson.get(g))
+            : JsonPayload.of(new AgentGroupStepInput(group));
+        groupJson.set(g, null);
         countGroupInput(group, JsonPayload.size(payload));
       }
       AgentStepInput first = group.get(0);
