@@ -257,7 +257,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     // of ReAct or ReWOO agents holds a thread per agent (chain-of-thought agents share their group's
     // one): when the threads run out, the SDK evicts cached workflows to free some.
     builder.setWorkflowCacheSize(workflowCacheSize);
-    builder.setMaxWorkflowThreadCount(Math.max(Math.max(workflowCacheSize, workflowThreads),
+    builder.setMaxWorkflowThreadCount(Math.max(workflowThreads(),
         builder.build().getMaxWorkflowThreadCount()));
     if (virtualThreads) {
       builder.setUsingVirtualWorkflowThreads(true);

@@ -26,6 +26,15 @@ public final class Json {
     }
   }
 
+  /** The UTF-8 bytes of {@code value}'s compact JSON (what a payload of it carries, before any codec). */
+  public static byte[] writeBytes(Object value) {
+    try {
+      return MAPPER.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("cannot write as JSON: " + value, e);
+    }
+  }
+
   /** A new empty JSON object. */
   public static ObjectNode object() {
     return JsonNodeFactory.instance.objectNode();

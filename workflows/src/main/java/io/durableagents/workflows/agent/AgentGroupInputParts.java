@@ -1,12 +1,10 @@
 package io.durableagents.workflows.agent;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.durableagents.workflows.Json;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A group step's input written from its agents' parts, each written to JSON once: what the agents of a
@@ -35,18 +33,15 @@ public final class AgentGroupInputParts {
    * simulation, scenario, role, tools, world actions and options (their groups are written whole).
    */
   public static AgentGroupInputParts of(List<AgentStepInput> agents) {
-    if (agents.isEmpty()) {
+    List<AgentGroupStepInputJson.Member> members = AgentGroupStepInputJson.members(agents);
+    if (members == null) {
       return null;
     }
-    AgentGroupStepInputJson.Shared shared = AgentGroupStepInputJson.Shared.of(agents.get(0));
-    List<byte[]> members = new ArrayList<>(agents.size());
-    for (AgentStepInput in : agents) {
-      if (!Objects.equals(shared, AgentGroupStepInputJson.Shared.of(in))) {
-        return null;
-      }
-      members.add(write(new AgentGroupStepInputJson.Member(in.agentId(), in.observation(), in.plan(), in.memory())));
+    List<byte[]> written = new ArrayList<>(members.size());
+    for (AgentGroupStepInputJson.Member m : members) {
+      written.add(Json.writeBytes(m));
     }
-    return new AgentGroupInputParts(write(shared), members);
+    return new AgentGroupInputParts(Json.writeBytes(AgentGroupStepInputJson.Shared.of(agents.get(0))), written);
   }
 
   /**
@@ -71,13 +66,5 @@ public final class AgentGroupInputParts {
     }
     out.writeBytes(END);
     return out.toByteArray();
-  }
-
-  private static byte[] write(Object value) {
-    try {
-      return Json.MAPPER.writeValueAsBytes(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("cannot write as JSON: " + value, e);
-    }
   }
 }

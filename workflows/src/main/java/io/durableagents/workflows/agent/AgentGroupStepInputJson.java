@@ -34,7 +34,30 @@ final class AgentGroupStepInputJson {
 
   /** One agent's own part. */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  record Member(String agentId, Observation observation, Plan plan, AgentMemory memory) {}
+  record Member(String agentId, Observation observation, Plan plan, AgentMemory memory) {
+    static Member of(AgentStepInput in) {
+      return new Member(in.agentId(), in.observation(), in.plan(), in.memory());
+    }
+  }
+
+  /**
+   * The agents' own parts, when they all share the first one's {@link Shared} part; null when they do
+   * not (or there are none), and the group is written whole.
+   */
+  static List<Member> members(List<AgentStepInput> agents) {
+    if (agents.isEmpty()) {
+      return null;
+    }
+    Shared shared = Shared.of(agents.get(0));
+    List<Member> members = new ArrayList<>(agents.size());
+    for (AgentStepInput in : agents) {
+      if (!Objects.equals(shared, Shared.of(in))) {
+        return null;
+      }
+      members.add(Member.of(in));
+    }
+    return members;
+  }
 
   /** The fields as they are written: {@code shared} and {@code members}, or {@code agents}. */
   @JsonIgnoreProperties(ignoreUnknown = true)
@@ -45,19 +68,11 @@ final class AgentGroupStepInputJson {
     public void serialize(AgentGroupStepInput group, JsonGenerator gen, SerializerProvider provider)
         throws IOException {
       List<AgentStepInput> agents = group.agents();
-      Shared shared = agents.isEmpty() ? null : Shared.of(agents.get(0));
-      List<Member> members = new ArrayList<>();
-      for (AgentStepInput in : agents) {
-        if (!Objects.equals(shared, Shared.of(in))) {
-          members = null;
-          break;
-        }
-        members.add(new Member(in.agentId(), in.observation(), in.plan(), in.memory()));
-      }
+      List<Member> members = members(agents);
       gen.writeStartObject();
-      if (members != null && shared != null) {
+      if (members != null) {
         gen.writeFieldName("shared");
-        provider.defaultSerializeValue(shared, gen);
+        provider.defaultSerializeValue(Shared.of(agents.get(0)), gen);
         gen.writeFieldName("members");
         provider.defaultSerializeValue(members, gen);
       } else {

@@ -1,6 +1,5 @@
 package io.durableagents.workflows.simulation;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.google.protobuf.ByteString;
 import io.durableagents.workflows.Json;
 import io.temporal.api.common.v1.Payload;
@@ -20,12 +19,7 @@ final class JsonPayload {
 
   /** {@code value} as a {@code json/plain} payload. */
   static RawValue of(Object value) {
-    try {
-      return new RawValue(Payload.newBuilder().putMetadata("encoding", JSON_PLAIN)
-          .setData(ByteString.copyFrom(Json.MAPPER.writeValueAsBytes(value))).build());
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("cannot write as JSON: " + value, e);
-    }
+    return ofJson(Json.writeBytes(value));
   }
 
   /** {@code json}, JSON already written, as a {@code json/plain} payload. */

@@ -1,6 +1,5 @@
 package io.durableagents.workflows.simulation;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.durableagents.workflows.Json;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -56,11 +55,7 @@ final class TaskBudget {
 
   /** The bytes {@code value} takes as JSON (what its payload carries, before any codec). */
   static long sizeOf(Object value) {
-    try {
-      return Json.MAPPER.writeValueAsBytes(value).length;
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("cannot write as JSON: " + value, e);
-    }
+    return Json.writeBytes(value).length;
   }
 
   /**
