@@ -133,7 +133,8 @@ final class LocalStack implements AutoCloseable {
       try {
         for (String line : linesFrom(log, from)) {
           if (line.startsWith("Embedded Temporal") || line.startsWith("Temporal dev server")
-              || line.startsWith("No persistent Temporal") || line.startsWith("Downloading the Temporal CLI")) {
+              || line.startsWith("No persistent Temporal") || line.startsWith("Downloading the Temporal CLI")
+              || line.startsWith("Temporal's download site")) {
             said.add(line);
             if (line.contains(" listening on ")) {
               return said;
