@@ -280,6 +280,25 @@ public final class LocalTemporal implements AutoCloseable {
     }
   }
 
+  /**
+   * Temporal's dev server from the Temporal CLI {@code cli}, on free ports of 127.0.0.1 (gRPC and UI),
+   * with its runs in {@code database}: what tests and harnesses start when they need a real Temporal.
+   *
+   * @throws IllegalStateException when it does not start
+   */
+  public static LocalTemporal startDevServer(Path cli, Path database, Consumer<String> say) {
+    int uiPort;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+      uiPort = free.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free port on 127.0.0.1: " + e.getMessage(), e);
+    }
+    Path dataDir = database.toAbsolutePath().getParent();
+    Settings settings = new Settings("127.0.0.1", 0, uiPort, database, cli, "the Temporal CLI", false, false,
+        dataDir, List.of());
+    return devServer(settings, cli, false, say);
+  }
+
   /** The gRPC target, {@code host:port}. */
   public String target() {
     return target;

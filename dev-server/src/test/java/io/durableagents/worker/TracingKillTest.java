@@ -3,11 +3,13 @@ package io.durableagents.worker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.devserver.DevServer;
+import io.durableagents.devserver.LocalTemporal;
+import io.durableagents.devserver.TemporalCli;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.simulation.SimulationInput;
@@ -49,7 +51,7 @@ class TracingKillTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final List<Process> workers = new ArrayList<>();
-  private DevServer server;
+  private LocalTemporal server;
   private WorkflowServiceStubs service;
   private Path dir;
 
@@ -76,7 +78,7 @@ class TracingKillTest {
     command.addAll(List.of("-cp", classpath, TracingWorkerMain.class.getName()));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".log").toFile()));
-    pb.environment().put("TEMPORAL_ADDRESS", "127.0.0.1:" + server.port());
+    pb.environment().put("TEMPORAL_ADDRESS", server.target());
     pb.environment().put(WorkerSettings.EXECUTION_LOG, journal.toAbsolutePath().toString());
     pb.environment().put(TracingWorkerMain.TRACE_FILE, spans.toAbsolutePath().toString());
     // long enough that the kill lands inside the call it waits for, even on a busy machine
@@ -143,9 +145,14 @@ class TracingKillTest {
     Path spansFile = dir.resolve("spans.jsonl");
     Files.deleteIfExists(journal);
     Files.deleteIfExists(spansFile);
-    server = DevServer.start("127.0.0.1", 0);
+    Path cli = TemporalCli.forTests();
+    assumeTrue(cli != null, TemporalCli.MISSING);
+    for (String suffix : List.of("", "-wal", "-shm")) {
+      Files.deleteIfExists(dir.resolve("temporal.db" + suffix));
+    }
+    server = LocalTemporal.startDevServer(cli, dir.resolve("temporal.db"), line -> { });
     service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + server.port()).build());
+        WorkflowServiceStubsOptions.newBuilder().setTarget(server.target()).build());
     WorkflowClient client = WorkflowClient.newInstance(service);
 
     Process first = worker("worker-1", journal, spansFile);

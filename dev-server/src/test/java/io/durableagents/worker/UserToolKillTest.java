@@ -1,8 +1,10 @@
 package io.durableagents.worker;
 
-import io.durableagents.devserver.DevServer;
+import io.durableagents.devserver.LocalTemporal;
+import io.durableagents.devserver.TemporalCli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.durableagents.workflows.TaskQueues;
@@ -45,7 +47,7 @@ class UserToolKillTest {
   private static final String ID = "user-tool-kill";
 
   private final List<Process> workers = new ArrayList<>();
-  private DevServer server;
+  private LocalTemporal server;
   private WorkflowServiceStubs service;
   private Path dir;
 
@@ -72,7 +74,7 @@ class UserToolKillTest {
     command.addAll(List.of("-cp", classpath, UserToolWorkerMain.class.getName()));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".log").toFile()));
-    pb.environment().put("TEMPORAL_ADDRESS", "127.0.0.1:" + server.port());
+    pb.environment().put("TEMPORAL_ADDRESS", server.target());
     pb.environment().put(WorkerSettings.EXECUTION_LOG, journal.toAbsolutePath().toString());
     pb.environment().put(UserToolWorkerMain.TOOL_LOG, toolLog.toAbsolutePath().toString());
     // No sticky queue to wait out after the kill: the next workflow task goes to any worker at once.
@@ -120,9 +122,14 @@ class UserToolKillTest {
     Path toolLog = dir.resolve("tool.log");
     Files.deleteIfExists(journal);
     Files.deleteIfExists(toolLog);
-    server = DevServer.start("127.0.0.1", 0);
+    Path cli = TemporalCli.forTests();
+    assumeTrue(cli != null, TemporalCli.MISSING);
+    for (String suffix : List.of("", "-wal", "-shm")) {
+      Files.deleteIfExists(dir.resolve("temporal.db" + suffix));
+    }
+    server = LocalTemporal.startDevServer(cli, dir.resolve("temporal.db"), line -> { });
     service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + server.port()).build());
+        WorkflowServiceStubsOptions.newBuilder().setTarget(server.target()).build());
     WorkflowClient client = WorkflowClient.newInstance(service);
 
     Process first = worker("worker-1", journal, toolLog);

@@ -58,6 +58,37 @@ final class ServerWatch {
     }
   }
 
+  /**
+   * The answer of {@code call} (a query, a describe), waited for while the server is watched: the SDK
+   * retries a call that finds the server down for up to a minute, so a call in flight when the server
+   * died would hide the loss for that long. Here the call runs on a thread of its own and the server is
+   * probed every half second; once it has not answered for {@link #GRACE_MILLIS}, the loss is thrown
+   * (the abandoned call ends with the command). A failure of the call itself is rethrown as it came.
+   */
+  <T> T bounded(java.util.function.Supplier<T> call) throws InterruptedException {
+    java.util.concurrent.CompletableFuture<T> answer = java.util.concurrent.CompletableFuture.supplyAsync(call, CALLS);
+    while (true) {
+      try {
+        return answer.get(500, TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        answers(); // throws once the server has been silent for the grace period
+      } catch (java.util.concurrent.ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new IllegalStateException(cause);
+      }
+    }
+  }
+
+  /** Daemon threads for {@link #bounded} calls: a call abandoned with a lost server never holds the JVM. */
+  private static final java.util.concurrent.ExecutorService CALLS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "server-watch-call");
+    t.setDaemon(true);
+    return t;
+  });
+
   /** Rethrows {@code failure} as a lost run when it says the server no longer has the run. */
   void checkNotFound(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {

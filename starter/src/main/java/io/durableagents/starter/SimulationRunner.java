@@ -148,7 +148,7 @@ final class SimulationRunner {
             continue;
           }
           try {
-            SimulationProgress p = typed.progress();
+            SimulationProgress p = watch.bounded(typed::progress);
             result.seen(p);
             bar.maxHint(p.totalSteps());
             bar.stepTo(p.step());
@@ -273,10 +273,11 @@ final class SimulationRunner {
           out.flush();
         }
         try {
-          SimulationProgress p = typed.progress();
+          SimulationProgress p = watch.bounded(typed::progress);
           result.seen(p);
           totalSteps = p.totalSteps();
-          steps = typed.stepsAfter(printed);
+          final int after = printed;
+          steps = watch.bounded(() -> typed.stepsAfter(after));
         } catch (RuntimeException queryFailed) {
           watch.checkNotFound(queryFailed);
           continue; // no worker has answered yet

@@ -52,10 +52,7 @@ class ApprovalEndToEndTest {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    server = ChildProcesses.start("384m", dir.resolve("dev-server.log").toFile(), Map.of(),
-        "dev-server", "--in-memory", "--port", Integer.toString(port));
-    assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000),
-        "the dev server did not start; see " + dir.resolve("dev-server.log"));
+    server = RealDevServer.startFresh(dir, port);
     service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
     client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
@@ -70,8 +67,7 @@ class ApprovalEndToEndTest {
       service.shutdownNow();
     }
     if (server != null) {
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
+      RealDevServer.stop(server);
     }
   }
 

@@ -56,10 +56,7 @@ class AutonomousEndToEndTest {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    server = ChildProcesses.start("384m", dir.resolve("dev-server.log").toFile(), Map.of(),
-        "dev-server", "--in-memory", "--port", Integer.toString(port));
-    assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000),
-        "the dev server did not start; see " + dir.resolve("dev-server.log"));
+    server = RealDevServer.startFresh(dir, port);
     service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
     client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
@@ -74,8 +71,7 @@ class AutonomousEndToEndTest {
       service.shutdownNow();
     }
     if (server != null) {
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
+      RealDevServer.stop(server);
     }
   }
 

@@ -50,10 +50,7 @@ class CliAgainstServerTest {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    server = ChildProcesses.start("384m", dir.resolve("dev-server.log").toFile(), Map.of(),
-        "dev-server", "--in-memory", "--port", Integer.toString(port));
-    assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000),
-        "the dev server did not start; see " + dir.resolve("dev-server.log"));
+    server = RealDevServer.startFresh(dir, port);
     // a worker without any provider key, slowed so that runs last while the tests look at them
     Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_ADDRESS", address(),
         "DURABLE_AGENTS_RULES_DELAY_MS", "20", "OPENAI_API_KEY", "", "OPENAI_BASE_URL", "",
@@ -236,6 +233,8 @@ class CliAgainstServerTest {
     assertEquals(0, listed.exitCode(), listed.err());
     assertFalse(listed.out().contains("No simulation runs"), listed.out());
     assertEquals(2, listed.out().strip().split("\\R").length, "a header and one run:\n" + listed.out());
+    // a 400-step run left going would take the worker from the other tests' runs
+    assertEquals(0, onServer("dup-stop", "stop", "cli-dup").exitCode());
   }
 
   @Test

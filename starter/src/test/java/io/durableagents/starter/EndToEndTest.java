@@ -57,10 +57,7 @@ class EndToEndTest {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    server = ChildProcesses.start("384m", dir.resolve("dev-server.log").toFile(), Map.of(),
-        "dev-server", "--in-memory", "--port", Integer.toString(port));
-    assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000),
-        "the dev server did not start; see " + dir.resolve("dev-server.log"));
+    server = RealDevServer.startFresh(dir, port);
     service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
     client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
@@ -84,8 +81,7 @@ class EndToEndTest {
       service.shutdownNow();
     }
     if (server != null) {
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
+      RealDevServer.stop(server);
     }
   }
 
@@ -118,7 +114,7 @@ class EndToEndTest {
     File out = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log").toFile();
     Files.deleteIfExists(out.toPath());
     Process p = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
-    assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the starter did not finish: " + out);
+    assertTrue(p.waitFor(600, TimeUnit.SECONDS), "the starter did not finish: " + out);
     String text = Files.readString(out.toPath());
     assertEquals(0, p.exitValue(), text);
     return text;

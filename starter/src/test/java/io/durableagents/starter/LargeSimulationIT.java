@@ -47,16 +47,14 @@ class LargeSimulationIT {
 
   @Test
   void everyAgentAtOnceRunsOnARealServerInBothShapes() throws Exception {
-    Path cli = PersistentDevServerIT.temporalCli();
-    assumeTrue(cli != null, "no Temporal CLI here (set " + LocalTemporal.CLI_VARIABLE
-        + " or put 'temporal' on the PATH): large simulations on the real dev server are not tried");
+    Path cli = RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "large-simulation-it"));
     Path db = dir.resolve("temporal.db");
     Files.deleteIfExists(db);
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    started.add(PersistentDevServerIT.devServer(cli, db, port, dir.resolve("dev-server.log")));
+    started.add(RealDevServer.start(cli, db, port, RealDevServer.freePort(), dir.resolve("dev-server.log")));
     started.add(ChildProcesses.start("2g", dir.resolve("worker.log").toFile(),
         Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), "worker"));
 

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
  * Temporal's real dev server (the Temporal CLI) as the local Temporal: a simulation survives the
  * server's death. The server is killed mid-simulation and started again on the same database file;
  * the run finishes with the result of an undisturbed run of the same seed, and no activity that had
- * completed runs again. Needs a {@code temporal} executable ({@value LocalTemporal#CLI_VARIABLE} or the
- * {@code PATH}); skipped, saying so, where there is none (as on the machines this project is built on).
+ * completed runs again. {@code attach}, following the run when the server dies, says within 10 s that
+ * it lost the server and how to go on; once the server is back, {@code attach} follows the run to its
+ * end. Needs the Temporal CLI ({@link RealDevServer}).
  */
 class PersistentDevServerIT {
   private final List<Process> started = new ArrayList<>();
@@ -51,34 +52,9 @@ class PersistentDevServerIT {
     }
   }
 
-  /** The Temporal CLI of this machine, or null. */
-  static Path temporalCli() {
-    String given = System.getenv(LocalTemporal.CLI_VARIABLE);
-    if (given != null && !given.isBlank()) {
-      return Path.of(given);
-    }
-    for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(d.isEmpty() ? "." : d, "temporal");
-      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
-  }
-
   private Process devServer(Path cli, Path db, int n) throws Exception {
-    Process p = devServer(cli, db, port, dir.resolve("dev-server-" + n + ".log"));
+    Process p = RealDevServer.start(cli, db, port, RealDevServer.freePort(), dir.resolve("dev-server-" + n + ".log"));
     started.add(p);
-    return p;
-  }
-
-  /** The Temporal CLI's dev server on {@code port} with its runs in {@code db}, once it says it listens. */
-  static Process devServer(Path cli, Path db, int port, Path log) throws Exception {
-    Process p = ChildProcesses.start("384m", log.toFile(), Map.of(), "dev-server", "--port",
-        Integer.toString(port), "--db-file", db.toString(), "--temporal-cli", cli.toString());
-    List<String> said = LocalStack.awaitAnnouncement(log, p, 120_000);
-    assertTrue(said != null && said.get(said.size() - 1).startsWith("Temporal dev server"),
-        "the dev server did not start: " + Files.readString(log));
     return p;
   }
 
@@ -93,17 +69,15 @@ class PersistentDevServerIT {
 
   @Test
   void aSimulationSurvivesTheDevServerKilledAndStartedAgainOnItsDatabase() throws Exception {
-    Path cli = temporalCli();
-    assumeTrue(cli != null, "no Temporal CLI here (set " + LocalTemporal.CLI_VARIABLE
-        + " or put 'temporal' on the PATH): the persistent dev server is not tried");
+    Path cli = RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "persistent-dev-server"));
     Path db = dir.resolve("temporal.db");
-    Files.deleteIfExists(db);
+    for (String suffix : List.of("", "-wal", "-shm")) {
+      Files.deleteIfExists(dir.resolve("temporal.db" + suffix));
+    }
     Path journal = dir.resolve("journal.log");
     Files.deleteIfExists(journal);
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    port = RealDevServer.freePort();
     Process server = devServer(cli, db, 1);
     started.add(ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), Map.of(
         "TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "20",
@@ -118,15 +92,35 @@ class PersistentDevServerIT {
       long referenceCalls = CompletedActivities.doneInJournal(journal, 0);
 
       starter("start", concat(run, "--no-wait", "--id", "pds-crash"));
+      Path attachLog = dir.resolve("attach-1.log");
+      Files.deleteIfExists(attachLog);
+      Process attach = ChildProcesses.start("256m", attachLog.toFile(), Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
+          "attach", "pds-crash", "--progress", "lines");
+      started.add(attach);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
-      while (CompletedActivities.doneInJournal(journal, 0) < referenceCalls * 3 / 2) {
+      while (CompletedActivities.doneInJournal(journal, 0) < referenceCalls * 3 / 2
+          || !Files.readString(attachLog).contains("\n2/12")) {
         assertTrue(System.nanoTime() < deadline, "the run did not get half way");
         Thread.sleep(20);
       }
       // kill -9 the Temporal CLI's server, then its dev-server process
-      server.descendants().forEach(ProcessHandle::destroyForcibly);
-      server.destroyForcibly().waitFor();
+      long killed = System.nanoTime();
+      RealDevServer.kill(server);
+      // attach says within 10 s that it lost the server, whatever it was asking when the server died
+      assertTrue(attach.waitFor(10, TimeUnit.SECONDS), "attach did not notice the server's death within 10 s: "
+          + Files.readString(attachLog));
+      long noticedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+      String lost = Files.readString(attachLog);
+      assertEquals(Failures.UNAVAILABLE, attach.exitValue(), lost);
+      assertTrue(lost.contains("lost the Temporal at 127.0.0.1:" + port + " while following 'pds-crash'"), lost);
+      assertTrue(lost.contains("On a persistent Temporal the run goes on when it is back: 'attach pds-crash' then"), lost);
+      System.out.println("attach noticed the dev server's kill -9 after " + noticedMillis + " ms");
+
       devServer(cli, db, 2);
+      // the run goes on by itself on the same database, and attach follows it again to its end
+      String followed = starter("attach-2", "attach", "pds-crash", "--progress", "lines");
+      assertTrue(followed.contains("12/12"), followed);
+      assertTrue(followed.contains("Final counts: " + reference.finalCounts()), followed);
 
       SimulationResult crashed = client.newUntypedWorkflowStub("pds-crash").getResultAsync(SimulationResult.class)
           .get(300, TimeUnit.SECONDS);

@@ -1,6 +1,8 @@
 package io.durableagents.testkit;
 
 import io.durableagents.devserver.DevServer;
+import io.durableagents.devserver.LocalTemporal;
+import io.durableagents.devserver.TemporalCli;
 import io.durableagents.worker.ExecutionJournal;
 import io.durableagents.worker.WorkerSettings;
 import io.temporal.client.WorkflowClient;
@@ -25,8 +27,12 @@ import java.util.function.Supplier;
  * middle of a run, start another, and check that the run ends as if nothing happened and that no
  * activity that had completed ran again.
  *
- * <p>It runs the embedded Temporal ({@link DevServer}, which times out a dead worker's sticky queue as
- * a real server does) in this JVM on a free port, and your worker's {@code main} in child JVMs on this
+ * <p>It runs Temporal's real dev server (the Temporal CLI's {@code server start-dev}, found as {@link
+ * TemporalCli} finds it: {@code DURABLE_AGENTS_TEMPORAL_CLI}, the {@code PATH}, a checkout's {@code
+ * .ci/temporal}) on free ports with its runs in a SQLite file of {@code directory}; where this machine
+ * has no Temporal CLI, the embedded Temporal ({@link DevServer}, which times out a dead worker's sticky
+ * queue as a real server does) in this JVM, said on standard error. {@link #realServer()} tells which.
+ * Your worker's {@code main} runs in child JVMs on this
  * JVM's classpath (Maven's test classpath under Surefire), each with {@code TEMPORAL_ADDRESS} set to the
  * server and {@code DURABLE_AGENTS_EXECUTION_LOG} set to one shared {@link ExecutionJournal}, which
  * records every activity attempt with the worker's process id. Wait on the journal (never a fixed
@@ -56,16 +62,20 @@ public final class KillNineHarness implements AutoCloseable {
 
   private final Path directory;
   private final Path journal;
-  private final DevServer server;
+  private final AutoCloseable server;
+  private final String address;
+  private final boolean realServer;
   private final WorkflowServiceStubs service;
   private final WorkflowClient client;
   private final List<ChildWorker> workers = new ArrayList<>();
   private List<String> workerJvmOptions = DEFAULT_WORKER_JVM_OPTIONS;
 
-  private KillNineHarness(Path directory, DevServer server) {
+  private KillNineHarness(Path directory, AutoCloseable server, String address, boolean realServer) {
     this.directory = directory;
     this.journal = directory.resolve("execution-journal.log");
     this.server = server;
+    this.address = address;
+    this.realServer = realServer;
     this.service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget(address()).build());
     this.client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
@@ -82,9 +92,29 @@ public final class KillNineHarness implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare " + directory.toAbsolutePath(), e);
     }
+    java.util.Optional<Path> cli = TemporalCli.find(System.getenv(), Path.of(""));
+    if (cli.isPresent()) {
+      Path db = directory.resolve("temporal.db");
+      try {
+        for (String suffix : List.of("", "-wal", "-shm")) {
+          Files.deleteIfExists(directory.resolve("temporal.db" + suffix));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot delete an earlier " + db.toAbsolutePath(), e);
+      }
+      LocalTemporal temporal = LocalTemporal.startDevServer(cli.get(), db, line -> { });
+      try {
+        return new KillNineHarness(directory, temporal, temporal.target(), true);
+      } catch (RuntimeException e) {
+        temporal.close();
+        throw e;
+      }
+    }
+    System.err.println("KillNineHarness: no Temporal CLI here (set " + LocalTemporal.CLI_VARIABLE
+        + " or put 'temporal' on the PATH); using the embedded in-memory Temporal");
     DevServer server = DevServer.start("127.0.0.1", 0);
     try {
-      return new KillNineHarness(directory, server);
+      return new KillNineHarness(directory, server, "127.0.0.1:" + server.port(), false);
     } catch (RuntimeException e) {
       server.close();
       throw e;
@@ -93,7 +123,12 @@ public final class KillNineHarness implements AutoCloseable {
 
   /** The server's address, {@code 127.0.0.1:<port>}: what the workers get as {@code TEMPORAL_ADDRESS}. */
   public String address() {
-    return "127.0.0.1:" + server.port();
+    return address;
+  }
+
+  /** Whether the run is on Temporal's real dev server (true) or on the embedded in-memory Temporal. */
+  public boolean realServer() {
+    return realServer;
   }
 
   /** A client of the server (default namespace, no plugin): start runs and read their results with it. */
@@ -196,7 +231,11 @@ public final class KillNineHarness implements AutoCloseable {
       w.kill();
     }
     service.shutdownNow();
-    server.close();
+    try {
+      server.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop the Temporal at " + address + ": " + e.getMessage(), e);
+    }
   }
 
   /** The classpath of this JVM: Maven's test classpath under Surefire, else {@code java.class.path}. */
