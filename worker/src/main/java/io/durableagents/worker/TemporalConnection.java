@@ -6,6 +6,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowClientPlugin;
 import io.temporal.common.converter.CodecDataConverter;
+import io.temporal.common.converter.GlobalDataConverter;
 import io.temporal.envconfig.ClientConfigProfile;
 import io.temporal.envconfig.LoadClientConfigProfileOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -141,7 +142,10 @@ public final class TemporalConnection {
     } else {
       AesGcmPayloadCodec codec = AesGcmPayloadCodec.fromEnvironment(env);
       if (codec != null) {
-        options.setDataConverter(new CodecDataConverter(options.build().getDataConverter(), List.of(codec)));
+        // an unset converter is the SDK's default only once the client is built: wrap that one
+        options.setDataConverter(new CodecDataConverter(
+            java.util.Objects.requireNonNullElseGet(options.build().getDataConverter(), GlobalDataConverter::get),
+            List.of(codec)));
       }
     }
     return WorkflowClient.newInstance(service, options.build());

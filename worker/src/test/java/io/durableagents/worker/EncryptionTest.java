@@ -20,6 +20,8 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.converter.CodecDataConverter;
 import io.temporal.common.converter.DefaultDataConverter;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.net.URI;
@@ -84,6 +86,25 @@ class EncryptionTest {
       return e.getWorkflowExecutionStartedEventAttributes().getInput().getPayloadsList();
     }
     return List.of();
+  }
+
+  @Test
+  void clientsMadeFromTheEnvironmentEncryptWithTheSdksDefaultConverterUnderneath() {
+    Map<String, String> env = Map.of("TEMPORAL_ADDRESS", "127.0.0.1:1", AesGcmPayloadCodec.KEYS_VARIABLE, "k1:" + K1);
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:1").build());
+    try {
+      TemporalConnection connection = TemporalConnection.fromEnvironment(env);
+      // the starter's client (no plugin) and a worker's (the plugin from the same environment)
+      for (WorkflowClient client : List.of(connection.client(service),
+          connection.client(service, DurableAgentsPlugin.newBuilder().configureFromEnvironment(env).build()))) {
+        Payload p = client.getOptions().getDataConverter().toPayload("What is 19 * 21?").orElseThrow();
+        assertEquals(AesGcmPayloadCodec.ENCODING, p.getMetadataMap().get("encoding").toStringUtf8());
+        assertEquals("What is 19 * 21?", client.getOptions().getDataConverter().fromPayload(p, String.class, String.class));
+      }
+    } finally {
+      service.shutdownNow();
+    }
   }
 
   @Test
