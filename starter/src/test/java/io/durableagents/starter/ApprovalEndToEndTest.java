@@ -134,9 +134,16 @@ class ApprovalEndToEndTest {
     assertTrue(everywhere.output().lines().anyMatch(l -> l.startsWith(id + " ") && l.contains("calculator")),
         "without an id, the runs marked AwaitingApproval: " + everywhere.output());
 
+    long eventsBefore = client.fetchHistory(id).getEvents().size();
     Result unknown = command("deny-unknown", "deny", id, "7", "--reason", "no");
     assertEquals(Failures.USAGE, unknown.exitCode(), unknown.output());
     assertTrue(unknown.output().contains("no call '7' in " + id + "; calls waiting: 1"), unknown.output());
+    Result badArgs = command("approve-bad-args", "approve", id, "1", "--args", "[1, 2]");
+    assertTrue(badArgs.exitCode() != 0, badArgs.output());
+    // on a real server a refused update runs in a speculative workflow task that leaves no event at all
+    assertEquals(eventsBefore, client.fetchHistory(id).getEvents().size(),
+        "refused updates added events: " + client.fetchHistory(id).getEvents().subList((int) eventsBefore,
+            client.fetchHistory(id).getEvents().size()));
 
     w1.destroyForcibly().waitFor(); // SIGKILL while the call waits
     Process w2 = worker("worker-approval-2", journal);
