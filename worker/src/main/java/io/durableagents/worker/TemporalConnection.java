@@ -134,8 +134,20 @@ public final class TemporalConnection {
    * read what encrypted workers wrote; with our plugin, the plugin does that.
    */
   public WorkflowClient client(WorkflowServiceStubs service, WorkflowClientPlugin... plugins) {
+    return client(service, null, plugins);
+  }
+
+  /**
+   * As {@link #client(WorkflowServiceStubs, WorkflowClientPlugin...)}, with {@code identity} (null: the
+   * SDK's {@code <pid>@<host>}) as the name its workers give Temporal, recorded in history with every
+   * workflow and activity task they take.
+   */
+  public WorkflowClient client(WorkflowServiceStubs service, String identity, WorkflowClientPlugin... plugins) {
     WorkflowClientOptions.Builder options =
         WorkflowClientOptions.newBuilder(profile.toWorkflowClientOptions()).setNamespace(namespace());
+    if (identity != null) {
+      options.setIdentity(identity);
+    }
     if (plugins.length > 0) {
       options.setPlugins(plugins);
     } else {
