@@ -95,6 +95,7 @@ class SeveralWorkersTest {
       assertEquals(NAMED_IDENTITY, worker("worker-b", journal, NAMED_IDENTITY, service, byIdentity));
       worker("worker-c", journal, null, service, byIdentity);
       assertEquals(3, byIdentity.size(), byIdentity.keySet().toString());
+      long crashStart = System.nanoTime();
       simulate(PersistentDevServerIT.concat(run, "--no-wait", "--id", "several-crash"));
 
       // kill mid-run: once every worker ran calls of this run and a third of its calls are done
@@ -118,6 +119,7 @@ class SeveralWorkersTest {
       SimulationResult crashed = client.newUntypedWorkflowStub("several-crash").getResultAsync(SimulationResult.class)
           .get(180, TimeUnit.SECONDS);
       Duration afterKill = Duration.ofNanos(System.nanoTime() - killNanos);
+      Duration crashTook = Duration.ofNanos(System.nanoTime() - crashStart);
 
       // the single-worker result, at every step
       assertEquals(reference.perStep(), crashed.perStep());
@@ -151,13 +153,14 @@ class SeveralWorkersTest {
       // what the survivors took over, and when: calls in flight (the journal), workflow tasks timed out
       Takeover takeover = takeover(journal, referenceLines, killedAt, tasks);
       System.out.printf("several workers: %d agents x %d steps in groups of 50; reference on one worker %d s; "
-              + "kill -9 of %s (it ran the simulation) after %d of %d calls; the other two finished %d s later%n"
+              + "on three workers %d s, with kill -9 of %s (it ran the simulation) after %d of %d calls; the other two "
+              + "finished %d s later%n"
               + "  tasks per identity: workflow %s, activity %s%n"
               + "  calls retried because they were in flight: %d; the last one running again %d ms after the kill%n"
               + "  workflow tasks timed out after the kill: %s; the last one taken by a survivor %d ms after the kill%n"
               + "  CPU so far: server %d s, workers %s%n"
               + "  test took %d s%n",
-          AGENTS, STEPS, referenceTook.toSeconds(), simulationHolder, callsAtKill, referenceCalls,
+          AGENTS, STEPS, referenceTook.toSeconds(), crashTook.toSeconds(), simulationHolder, callsAtKill, referenceCalls,
           afterKill.toSeconds(), new TreeMap<>(tasks.workflowTasks), new TreeMap<>(tasks.activityTasks),
           report.retriedInFlight(), takeover.lastCallRestartMillis, takeover.timedOut,
           takeover.lastWorkflowTaskMillis, cpuSeconds(started.get(0)), cpuByIdentity(byIdentity),
@@ -176,7 +179,9 @@ class SeveralWorkersTest {
       Map<String, Process> byIdentity) throws Exception {
     Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString(),
-        "DURABLE_AGENTS_RULES_DELAY_MS", "100"));
+        "DURABLE_AGENTS_RULES_DELAY_MS", "100",
+        // 5 pollers a queue (the default) held one worker to ~30 calls/s on 2 busy cores; 15 is what 3 x 5 had
+        WorkerSettings.POLLERS, "15"));
     if (identity != null) {
       env.put(WorkerSettings.WORKER_IDENTITY, identity);
     }
