@@ -7,7 +7,6 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowClientPlugin;
 import io.temporal.common.converter.CodecDataConverter;
 import io.temporal.envconfig.ClientConfigProfile;
-import io.temporal.envconfig.ClientConfigTLS;
 import io.temporal.envconfig.LoadClientConfigProfileOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.GrpcCompression;
@@ -47,29 +46,10 @@ public final class TemporalConnection {
     try {
       ClientConfigProfile loaded =
           ClientConfigProfile.load(LoadClientConfigProfileOptions.newBuilder().setEnvOverrides(env).build());
-      return new TemporalConnection(withTlsForApiKey(loaded), env);
+      return new TemporalConnection(loaded, env);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read Temporal's client configuration", e);
     }
-  }
-
-  /**
-   * An API key is sent over TLS unless TLS is turned off explicitly ({@code TEMPORAL_TLS=false}, or
-   * {@code disabled = true} in the profile's {@code tls} table), as Temporal's CLI and Go SDK do. The
-   * Java SDK's envconfig (1.38) turns TLS on only when a TLS setting is given, so a worker given only
-   * {@code TEMPORAL_API_KEY} for Temporal Cloud spoke plaintext and was refused.
-   */
-  static ClientConfigProfile withTlsForApiKey(ClientConfigProfile profile) {
-    String apiKey = profile.getApiKey();
-    if (apiKey == null || apiKey.isBlank() || profile.getTls() != null) {
-      return profile;
-    }
-    return ClientConfigProfile.newBuilder(profile).setTls(ClientConfigTLS.newBuilder().build()).build();
-  }
-
-  /** Whether the connection uses TLS. */
-  public boolean tls() {
-    return profile.getTls() != null && !Boolean.TRUE.equals(profile.getTls().isDisabled());
   }
 
   /** The address to connect to. */
