@@ -179,9 +179,7 @@ class SeveralWorkersTest {
       Map<String, Process> byIdentity) throws Exception {
     Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString(),
-        "DURABLE_AGENTS_RULES_DELAY_MS", "100",
-        // 5 pollers a queue (the default) held one worker to ~30 calls/s on 2 busy cores; 15 is what 3 x 5 had
-        WorkerSettings.POLLERS, "15"));
+        "DURABLE_AGENTS_RULES_DELAY_MS", "100"));
     if (identity != null) {
       env.put(WorkerSettings.WORKER_IDENTITY, identity);
     }
