@@ -97,6 +97,11 @@ public final class TemporalConnection {
    * {@code metricsScope} may be null.
    */
   public WorkflowServiceStubs connect(Scope metricsScope, java.util.List<io.grpc.ClientInterceptor> interceptors) {
+    return WorkflowServiceStubs.newServiceStubs(stubsOptions(metricsScope, interceptors));
+  }
+
+  /** The options {@link #connect} connects with. */
+  WorkflowServiceStubsOptions stubsOptions(Scope metricsScope, java.util.List<io.grpc.ClientInterceptor> interceptors) {
     WorkflowServiceStubsOptions.Builder options =
         WorkflowServiceStubsOptions.newBuilder(profile.toWorkflowServiceStubsOptions())
             .setTarget(address())
@@ -118,7 +123,7 @@ public final class TemporalConnection {
       // on both ends (the worker's and the embedded Temporal's).
       options.setGrpcCompression(GrpcCompression.NONE);
     }
-    return WorkflowServiceStubs.newServiceStubs(options.build());
+    return options.build();
   }
 
   /** Whether {@code address} ({@code host:port}) names this machine: localhost or a loopback IP. */
@@ -135,8 +140,20 @@ public final class TemporalConnection {
    * read what encrypted workers wrote; with our plugin, the plugin does that.
    */
   public WorkflowClient client(WorkflowServiceStubs service, WorkflowClientPlugin... plugins) {
+    return client(service, null, plugins);
+  }
+
+  /**
+   * As {@link #client(WorkflowServiceStubs, WorkflowClientPlugin...)}, with {@code identity} (null: the
+   * SDK's {@code <pid>@<host>}) as the name its workers give Temporal, recorded in history with every
+   * workflow and activity task they take.
+   */
+  public WorkflowClient client(WorkflowServiceStubs service, String identity, WorkflowClientPlugin... plugins) {
     WorkflowClientOptions.Builder options =
         WorkflowClientOptions.newBuilder(profile.toWorkflowClientOptions()).setNamespace(namespace());
+    if (identity != null) {
+      options.setIdentity(identity);
+    }
     if (plugins.length > 0) {
       options.setPlugins(plugins);
     } else {

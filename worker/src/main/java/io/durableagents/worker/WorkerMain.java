@@ -42,9 +42,11 @@ public final class WorkerMain {
   /** Runs a worker until the JVM is asked to stop; returns the exit code. */
   public static int run(Map<String, String> env) throws InterruptedException {
     WorkerSettings settings;
+    String identity;
     DurableAgentsPlugin.Builder pluginBuilder;
     try {
       settings = WorkerSettings.fromEnvironment(env);
+      identity = WorkerSettings.identity(env);
       pluginBuilder = DurableAgentsPlugin.newBuilder().configureFromEnvironment(env).configureFromClasspath();
     } catch (IllegalArgumentException e) {
       System.err.println("durable-agents worker: bad configuration: " + e.getMessage());
@@ -88,7 +90,7 @@ public final class WorkerMain {
     if (metrics != null) {
       metrics.setProblems(() -> McpHealth.problems(plugin.mcpTools()));
     }
-    WorkflowClient client = connection.client(service, plugin);
+    WorkflowClient client = connection.client(service, identity, plugin);
     WorkerFactory factory = WorkerFactory.newInstance(client);
     factoryRef[0] = factory;
     CountDownLatch stopped = new CountDownLatch(1);
@@ -109,9 +111,9 @@ public final class WorkerMain {
     log.info("warmed up in {} ms ({} of {} recorded histories replayed{})", warm.took().toMillis(), warm.replayed(),
         Warmup.HISTORIES.size(), warm.failures().isEmpty() ? "" : "; " + warm.failures().get(0));
     factory.start();
-    log.info("worker started: Temporal {} namespace {}, task queues {} and {}, sticky execution {}, "
+    log.info("worker started: identity {}, Temporal {} namespace {}, task queues {} and {}, sticky execution {}, "
             + "virtual threads {}{}",
-        connection.address(), connection.namespace(),
+        identity, connection.address(), connection.namespace(),
         io.durableagents.workflows.TaskQueues.AGENTS, io.durableagents.workflows.TaskQueues.LLM,
         sticky ? "on" : "off",
         WorkerSettings.virtualThreads(env, Runtime.version().feature() >= 21) ? "on"

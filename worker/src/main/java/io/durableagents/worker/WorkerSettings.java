@@ -90,6 +90,36 @@ public record WorkerSettings(
     return Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
   }
 
+  /**
+   * The name this worker gives Temporal ({@code identity}): every workflow and activity task it takes
+   * is recorded in history under it ({@code WorkflowTaskStarted}, {@code ActivityTaskStarted}), which
+   * tells which of several workers ran what. Default {@code <pid>@<host>}, the SDK's.
+   */
+  public static final String WORKER_IDENTITY = "DURABLE_AGENTS_WORKER_IDENTITY";
+
+  /** The longest {@value #WORKER_IDENTITY} accepted. */
+  public static final int MAX_IDENTITY_LENGTH = 200;
+
+  /**
+   * This worker's identity: {@value #WORKER_IDENTITY}, else {@code <pid>@<host>} (what the Temporal
+   * SDK would use, {@code ManagementFactory.getRuntimeMXBean().getName()}).
+   *
+   * @throws IllegalArgumentException naming the variable when it is blank, padded, too long or holds a
+   *     control character
+   */
+  public static String identity(Map<String, String> env) {
+    String given = env.get(WORKER_IDENTITY);
+    if (given == null) {
+      return java.lang.management.ManagementFactory.getRuntimeMXBean().getName();
+    }
+    if (given.isBlank() || !given.equals(given.strip()) || given.length() > MAX_IDENTITY_LENGTH
+        || given.chars().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException(WORKER_IDENTITY + "='" + given + "' must be 1-" + MAX_IDENTITY_LENGTH
+          + " characters, not padded, without control characters (e.g. worker-1@host-a)");
+    }
+    return given;
+  }
+
   /** Virtual workflow and activity threads: auto (on JVM 21+), on, off. */
   public static final String VIRTUAL_THREADS = "DURABLE_AGENTS_VIRTUAL_THREADS";
 

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The compose stack holds together: no Docker engine is needed to check that the worker is built from
  * a Dockerfile that exists, talks to the stack's Temporal, serves metrics where Prometheus scrapes them,
- * that the search attributes the workflows set are the ones the stack registers, and that every file
- * the stack mounts exists. (Starting it needs {@code docker compose up}; see the README.)
+ * that it can be scaled to several replicas, that the search attributes the workflows set are the
+ * ones the stack registers, and that every file the stack mounts exists. (Starting it needs {@code docker compose up}; see the README.)
  */
 class ComposeStackTest {
   private static final Path ROOT = Path.of("..");
@@ -43,10 +43,7 @@ class ComposeStackTest {
     assertTrue(worker.path("environment").path("OPENAI_API_KEY").asText().startsWith("${"),
         "keys come from the host's environment, never from the file");
 
-    JsonNode prometheus = YAML.readTree(ROOT.resolve("deploy/prometheus/prometheus.yml").toFile());
-    String target = prometheus.path("scrape_configs").path(0).path("static_configs").path(0).path("targets")
-        .path(0).asText();
-    assertEquals("worker:" + metricsPort, target);
+    assertTheWorkerScales(worker, metricsPort);
 
     for (JsonNode service : services) {
       for (JsonNode volume : service.path("volumes")) {
@@ -72,6 +69,28 @@ class ComposeStackTest {
     for (String attribute : expected) {
       assertTrue(script.contains(attribute), "the stack registers " + attribute + ": " + script);
     }
+  }
+
+  /**
+   * {@code docker compose up --scale worker=3} can run: the worker has no fixed container name, and
+   * publishes its metrics port from a range with room for several replicas, not one fixed host port
+   * (a second replica could not bind it); {@code deploy.replicas} defaults to one. Prometheus finds
+   * every replica by the service's name in Docker's DNS instead of scraping one fixed target.
+   */
+  private static void assertTheWorkerScales(JsonNode worker, String metricsPort) throws Exception {
+    assertTrue(worker.path("container_name").isMissingNode(), "a fixed container name stops scaling: " + worker);
+    assertEquals("${WORKER_REPLICAS:-1}", worker.path("deploy").path("replicas").asText());
+    for (JsonNode port : worker.path("ports")) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)-(\\d+):(\\d+)").matcher(port.asText());
+      assertTrue(m.matches(), "a fixed host port stops a second replica: " + port.asText());
+      assertTrue(Integer.parseInt(m.group(2)) - Integer.parseInt(m.group(1)) >= 2, "room for 3 replicas: " + port);
+      assertEquals(metricsPort, m.group(3));
+    }
+    JsonNode prometheus = YAML.readTree(ROOT.resolve("deploy/prometheus/prometheus.yml").toFile());
+    JsonNode dns = prometheus.path("scrape_configs").path(0).path("dns_sd_configs").path(0);
+    assertEquals("worker", dns.path("names").path(0).asText(), prometheus.toString());
+    assertEquals("A", dns.path("type").asText());
+    assertEquals(metricsPort, dns.path("port").asText());
   }
 
   /**

@@ -1,0 +1,369 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durableagents.testkit.ExecutionJournalCheck;
+import io.durableagents.worker.CompletedActivities;
+import io.durableagents.worker.WorkerSettings;
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.enums.v1.TaskQueueType;
+import io.temporal.api.taskqueue.v1.PollerInfo;
+import io.temporal.api.taskqueue.v1.TaskQueue;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three worker processes share a 1,000-agent simulation on Temporal's real dev server (the Temporal
+ * CLI's, started as a user starts it): the histories show workflow and activity tasks taken by each
+ * worker's identity. One of them, the one running the simulation's own workflow, is killed with {@code
+ * kill -9} in the middle of the run; the other two finish it with the result of the same seed on a single
+ * worker, and no call that had completed runs again. Prints how long the survivors took to pick up
+ * what the killed worker left behind.
+ */
+class SeveralWorkersTest {
+  private static final int AGENTS = 1000;
+  private static final int STEPS = 2;
+  private static final String NAMED_IDENTITY = "worker-b@several-workers-test";
+
+  private final List<Process> started = new ArrayList<>();
+  private Path dir;
+  private int port;
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    // workers first, then the server (started first): the last started first
+    PersistentDevServerIT.stop(started);
+  }
+
+  @Test
+  void threeWorkersShareARunAndTwoFinishItAfterTheThirdIsKilled() throws Exception {
+    long testStart = System.nanoTime();
+    dir = Files.createDirectories(Path.of("target", "several-workers"));
+    Path journal = dir.resolve("journal.log");
+    Files.deleteIfExists(journal);
+    port = RealDevServer.freePort();
+    started.add(RealDevServer.startFresh(dir, port));
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    try {
+      WorkflowClient client = WorkflowClient.newInstance(service);
+      int cops = AGENTS / 5;
+      String[] run = {"simulate", "--steps", Integer.toString(STEPS), "--seed", "3", "--progress", "lines",
+          "--citizens", Integer.toString(AGENTS - cops), "--cops", Integer.toString(cops),
+          "--width", "100", "--height", "100", "--vision", "2", "--agents-per-workflow", "50",
+          "--max-concurrent-agents", Integer.toString(AGENTS)};
+
+      // 1. the reference: the same seed on a single worker
+      Map<String, Process> byIdentity = new LinkedHashMap<>();
+      worker("worker-a", journal, null, service, byIdentity);
+      long referenceStart = System.nanoTime();
+      simulate(PersistentDevServerIT.concat(run, "--id", "several-ref"));
+      Duration referenceTook = Duration.ofNanos(System.nanoTime() - referenceStart);
+      SimulationResult reference = client.newUntypedWorkflowStub("several-ref").getResult(SimulationResult.class);
+      int referenceLines = lines(journal);
+      long referenceCalls = CompletedActivities.doneInJournal(journal, 0);
+
+      // 2. three workers; one of them named by DURABLE_AGENTS_WORKER_IDENTITY, two by the default
+      assertEquals(NAMED_IDENTITY, worker("worker-b", journal, NAMED_IDENTITY, service, byIdentity));
+      worker("worker-c", journal, null, service, byIdentity);
+      assertEquals(3, byIdentity.size(), byIdentity.keySet().toString());
+      long crashStart = System.nanoTime();
+      simulate(PersistentDevServerIT.concat(run, "--no-wait", "--id", "several-crash"));
+
+      // kill mid-run: once every worker ran calls of this run and a third of its calls are done
+      awaitCondition(Duration.ofSeconds(180), "a third of the run with all three workers", () -> {
+        List<String[]> crashLines = journalLines(journal, referenceLines);
+        long done = crashLines.stream().filter(f -> f[1].equals("done")).count();
+        long pids = crashLines.stream().map(f -> f[6]).distinct().count();
+        return pids == 3 && done >= referenceCalls / 3;
+      });
+      // the worker that runs the simulation's own workflow (its sticky queue holds the next task)
+      String simulationHolder = lastWorkflowTaskIdentity(client.fetchHistory("several-crash"));
+      Process victim = byIdentity.get(simulationHolder);
+      assertTrue(victim != null, "the simulation runs on " + simulationHolder + ", not one of " + byIdentity.keySet());
+      long callsAtKill = CompletedActivities.doneInJournal(journal, referenceLines);
+      Instant killedAt = Instant.now();
+      victim.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no goodbye to the server
+      long killNanos = System.nanoTime();
+      assertTrue(callsAtKill < referenceCalls, "the kill must land mid-run: " + callsAtKill + " of "
+          + referenceCalls + " calls done");
+
+      SimulationResult crashed = client.newUntypedWorkflowStub("several-crash").getResultAsync(SimulationResult.class)
+          .get(180, TimeUnit.SECONDS);
+      Duration afterKill = Duration.ofNanos(System.nanoTime() - killNanos);
+      Duration crashTook = Duration.ofNanos(System.nanoTime() - crashStart);
+
+      // the single-worker result, at every step
+      assertEquals(reference.perStep(), crashed.perStep());
+      assertEquals(reference.finalCounts(), crashed.finalCounts());
+      assertEquals(reference.llmCalls(), crashed.llmCalls());
+      assertEquals(reference.usage(), crashed.usage());
+
+      // no completed call ran again; all three processes ran calls of this run
+      ExecutionJournalCheck.Report report =
+          ExecutionJournalCheck.assertNoCompletedActivityRanAgain(client, "several-crash", journal);
+      assertEquals(3, report.workerProcesses(), report.toString());
+
+      // the histories: each identity took workflow and activity tasks; the killed one none after its kill
+      Tasks tasks = tasks(client, "several-crash");
+      for (String identity : byIdentity.keySet()) {
+        assertTrue(tasks.workflowTasks.getOrDefault(identity, 0) > 0,
+            identity + " took no workflow task: " + tasks.workflowTasks);
+        assertTrue(tasks.activityTasks.getOrDefault(identity, 0) > 0,
+            identity + " took no activity task: " + tasks.activityTasks);
+      }
+      assertEquals(byIdentity.keySet(), tasks.identities(), "only our three workers took tasks");
+      Instant lastByVictim = tasks.lastStarted.get(simulationHolder);
+      assertFalse(lastByVictim.isAfter(killedAt), simulationHolder + " took a task at " + lastByVictim
+          + ", after its kill at " + killedAt);
+      // the simulation's workflow tasks after the kill were taken by the survivors
+      WorkflowExecutionHistory simulation = client.fetchHistory("several-crash");
+      List<String> after = workflowTaskIdentitiesAfter(simulation, killedAt);
+      assertFalse(after.isEmpty(), "the simulation took workflow tasks after the kill");
+      assertFalse(after.contains(simulationHolder), after.toString());
+
+      // what the survivors took over, and when: calls in flight (the journal), workflow tasks timed out
+      Takeover takeover = takeover(journal, referenceLines, killedAt, tasks);
+      System.out.printf("several workers: %d agents x %d steps in groups of 50; reference on one worker %d s; "
+              + "on three workers %d s, with kill -9 of %s (it ran the simulation) after %d of %d calls; the other two "
+              + "finished %d s later%n"
+              + "  tasks per identity: workflow %s, activity %s%n"
+              + "  calls retried because they were in flight: %d; the last one running again %d ms after the kill%n"
+              + "  workflow tasks timed out after the kill: %s; the last one taken by a survivor %d ms after the kill%n"
+              + "  CPU so far: server %d s, workers %s%n"
+              + "  test took %d s%n",
+          AGENTS, STEPS, referenceTook.toSeconds(), crashTook.toSeconds(), simulationHolder, callsAtKill, referenceCalls,
+          afterKill.toSeconds(), new TreeMap<>(tasks.workflowTasks), new TreeMap<>(tasks.activityTasks),
+          report.retriedInFlight(), takeover.lastCallRestartMillis, takeover.timedOut,
+          takeover.lastWorkflowTaskMillis, cpuSeconds(started.get(0)), cpuByIdentity(byIdentity),
+          Duration.ofNanos(System.nanoTime() - testStart).toSeconds());
+    } finally {
+      service.shutdownNow();
+    }
+  }
+
+  /**
+   * Starts a worker; returns its identity once Temporal lists it among the pollers of both our task
+   * queues (workflow tasks on the agents queue, activity tasks on the LLM queue). The default identity
+   * is {@code <pid>@<host>}.
+   */
+  private String worker(String name, Path journal, String identity, WorkflowServiceStubs service,
+      Map<String, Process> byIdentity) throws Exception {
+    Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
+        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString(),
+        "DURABLE_AGENTS_RULES_DELAY_MS", "100"));
+    if (identity != null) {
+      env.put(WorkerSettings.WORKER_IDENTITY, identity);
+    }
+    Path log = dir.resolve(name + ".log");
+    Files.deleteIfExists(log);
+    Process p = ChildProcesses.start("1g", log.toFile(), env, "worker");
+    started.add(p);
+    String[] found = new String[1];
+    awaitCondition(Duration.ofSeconds(120), name + " to poll both task queues (" + log + ")", () -> {
+      if (!p.isAlive()) {
+        throw new AssertionError(name + " exited: " + read(log));
+      }
+      Set<String> workflowPollers = pollers(service, TaskQueues.AGENTS, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW);
+      Set<String> llmPollers = pollers(service, TaskQueues.LLM, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY);
+      for (String candidate : workflowPollers) {
+        boolean ours = identity != null ? candidate.equals(identity) : candidate.startsWith(p.pid() + "@");
+        if (ours && llmPollers.contains(candidate)) {
+          found[0] = candidate;
+          return true;
+        }
+      }
+      return false;
+    });
+    byIdentity.put(found[0], p);
+    return found[0];
+  }
+
+  /** The identities Temporal lists as polling {@code taskQueue} for {@code type}. */
+  private static Set<String> pollers(WorkflowServiceStubs service, String taskQueue, TaskQueueType type) {
+    return service.blockingStub().describeTaskQueue(DescribeTaskQueueRequest.newBuilder()
+            .setNamespace("default").setTaskQueue(TaskQueue.newBuilder().setName(taskQueue))
+            .setTaskQueueType(type).build())
+        .getPollersList().stream().map(PollerInfo::getIdentity).collect(Collectors.toSet());
+  }
+
+  private void simulate(String... args) throws Exception {
+    CliFailuresTest.Run r = CliFailuresTest.run(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    String text = r.out() + r.err();
+    Files.writeString(dir.resolve("starter-" + args[args.length - 1] + ".log"), text);
+    assertEquals(0, r.exitCode(), text);
+  }
+
+  /** Which identities took the workflow and activity tasks of a run (all its workflows, all their runs). */
+  private static final class Tasks {
+    final Map<String, Integer> workflowTasks = new HashMap<>();
+    final Map<String, Integer> activityTasks = new HashMap<>();
+    final Map<String, Instant> lastStarted = new HashMap<>();
+    /** WorkflowTaskTimedOut after the kill: when the next WorkflowTaskStarted of that workflow came. */
+    final List<HistoryEvent[]> timedOutThenStarted = new ArrayList<>();
+
+    Set<String> identities() {
+      Set<String> all = new HashSet<>(workflowTasks.keySet());
+      all.addAll(activityTasks.keySet());
+      return all;
+    }
+  }
+
+  private static Tasks tasks(WorkflowClient client, String workflowId) {
+    Tasks tasks = new Tasks();
+    Set<String> visited = new HashSet<>();
+    Deque<String> pending = new ArrayDeque<>(List.of(workflowId));
+    while (!pending.isEmpty()) {
+      String id = pending.poll();
+      if (!visited.add(id)) {
+        continue;
+      }
+      for (WorkflowExecutionHistory run : CompletedActivities.runsById(client, id).values()) {
+        HistoryEvent timedOut = null;
+        for (HistoryEvent e : run.getEvents()) {
+          String identity = null;
+          if (e.getEventType() == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED) {
+            pending.add(e.getChildWorkflowExecutionStartedEventAttributes().getWorkflowExecution().getWorkflowId());
+          } else if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
+            identity = e.getWorkflowTaskStartedEventAttributes().getIdentity();
+            tasks.workflowTasks.merge(identity, 1, Integer::sum);
+            if (timedOut != null) {
+              tasks.timedOutThenStarted.add(new HistoryEvent[] {timedOut, e});
+              timedOut = null;
+            }
+          } else if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
+            identity = e.getActivityTaskStartedEventAttributes().getIdentity();
+            tasks.activityTasks.merge(identity, 1, Integer::sum);
+          } else if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT) {
+            timedOut = e;
+          }
+          if (identity != null) {
+            Instant at = instant(e);
+            tasks.lastStarted.merge(identity, at, (x, y) -> x.isAfter(y) ? x : y);
+          }
+        }
+      }
+    }
+    return tasks;
+  }
+
+  private static String lastWorkflowTaskIdentity(WorkflowExecutionHistory history) {
+    String identity = null;
+    for (HistoryEvent e : history.getEvents()) {
+      if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
+        identity = e.getWorkflowTaskStartedEventAttributes().getIdentity();
+      }
+    }
+    return identity;
+  }
+
+  private static List<String> workflowTaskIdentitiesAfter(WorkflowExecutionHistory history, Instant at) {
+    List<String> identities = new ArrayList<>();
+    for (HistoryEvent e : history.getEvents()) {
+      if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED && instant(e).isAfter(at)) {
+        identities.add(e.getWorkflowTaskStartedEventAttributes().getIdentity());
+      }
+    }
+    return identities;
+  }
+
+  private static Instant instant(HistoryEvent e) {
+    return Instant.ofEpochSecond(e.getEventTime().getSeconds(), e.getEventTime().getNanos());
+  }
+
+  /** How long after the kill the survivors picked up what it left behind. */
+  private record Takeover(long lastCallRestartMillis, Map<String, Integer> timedOut, long lastWorkflowTaskMillis) {}
+
+  private static Takeover takeover(Path journal, int skip, Instant killedAt, Tasks tasks) {
+    // a call in flight at the kill runs again in a later attempt: when did the last such attempt start?
+    long lastRestart = journalLines(journal, skip).stream()
+        .filter(f -> f[1].equals("start") && Integer.parseInt(f[4]) > 1)
+        .mapToLong(f -> Long.parseLong(f[0]) - killedAt.toEpochMilli()).max().orElse(0);
+    Map<String, Integer> kinds = new TreeMap<>();
+    long lastWorkflowTask = 0;
+    for (HistoryEvent[] pair : tasks.timedOutThenStarted) {
+      if (instant(pair[0]).isBefore(killedAt)) {
+        continue;
+      }
+      kinds.merge(pair[0].getWorkflowTaskTimedOutEventAttributes().getTimeoutType().name()
+          .replace("TIMEOUT_TYPE_", "").toLowerCase(), 1, Integer::sum);
+      lastWorkflowTask = Math.max(lastWorkflowTask, Duration.between(killedAt, instant(pair[1])).toMillis());
+    }
+    return new Takeover(lastRestart, kinds, lastWorkflowTask);
+  }
+
+  /** CPU seconds a live process and its descendants used (the dev server runs the CLI as a child). */
+  private static long cpuSeconds(Process p) {
+    Duration cpu = p.info().totalCpuDuration().orElse(Duration.ZERO);
+    for (ProcessHandle child : p.descendants().toList()) {
+      cpu = cpu.plus(child.info().totalCpuDuration().orElse(Duration.ZERO));
+    }
+    return cpu.toSeconds();
+  }
+
+  private static Map<String, String> cpuByIdentity(Map<String, Process> byIdentity) {
+    Map<String, String> cpu = new TreeMap<>();
+    byIdentity.forEach((identity, p) -> cpu.put(identity, p.isAlive() ? cpuSeconds(p) + " s" : "killed"));
+    return cpu;
+  }
+
+  private static int lines(Path file) throws Exception {
+    try (Stream<String> lines = Files.lines(file)) {
+      return (int) lines.count();
+    }
+  }
+
+  /** The journal's lines after the first {@code skip}, split into their fields (complete lines only). */
+  private static List<String[]> journalLines(Path journal, int skip) {
+    try (Stream<String> lines = Files.lines(journal)) {
+      return lines.skip(skip).map(l -> l.split("\t")).filter(f -> f.length >= 8).toList();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file) : "";
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void awaitCondition(Duration timeout, String what, BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "waited " + timeout.toSeconds() + " s for " + what);
+      Thread.sleep(50);
+    }
+  }
+}
