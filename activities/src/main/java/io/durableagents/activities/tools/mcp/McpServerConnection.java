@@ -104,7 +104,11 @@ final class McpServerConnection implements AutoCloseable {
     }
   }
 
-  /** Null when the server answers a ping; otherwise why it does not. */
+  /**
+   * Null when the server answers a ping; otherwise why it does not. A ping that times out is sent once
+   * more before the server is reported: one slow answer (a server busy with a call, a loaded machine) is
+   * not a server that cannot be reached, and a worker's /health should not turn 503 for it.
+   */
   String problem() {
     McpClient c;
     synchronized (this) {
@@ -113,12 +117,28 @@ final class McpServerConnection implements AutoCloseable {
       }
       c = client;
     }
-    try {
-      c.checkHealth();
-      return null;
-    } catch (RuntimeException e) {
-      return rootMessage(e);
+    RuntimeException last = null;
+    for (int attempt = 1; attempt <= 2; attempt++) {
+      try {
+        c.checkHealth();
+        return null;
+      } catch (RuntimeException e) {
+        last = e;
+        if (!timedOut(e)) {
+          break;
+        }
+      }
     }
+    return rootMessage(last);
+  }
+
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.util.concurrent.TimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

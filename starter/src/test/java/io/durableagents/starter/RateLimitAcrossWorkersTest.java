@@ -1,0 +1,77 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durableagents.worker.WorkerSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code DURABLE_AGENTS_LLM_RATE_LIMIT} across workers, on Temporal's real dev server: each worker spaces
+ * its own calls, so two workers alone would start up to twice the limit; the server's task queue rate
+ * ({@code maxTaskQueueActivitiesPerSecond}, which the in-memory Temporal ignores) holds all of them to
+ * it. Two workers with a limit of 4 calls a second run a simulation's LLM calls; the calls they started,
+ * read from their execution journal, keep to the limit in every one-second window (one call of burst)
+ * and on average, and both workers took calls.
+ */
+class RateLimitAcrossWorkersTest {
+  private static final int LIMIT = 4;
+  private final List<Process> started = new ArrayList<>();
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    PersistentDevServerIT.stop(started);
+  }
+
+  @Test
+  void twoWorkersTogetherKeepToTheTaskQueuesRate() throws Exception {
+    Path dir = Files.createDirectories(Path.of("target", "rate-limit-across-workers"));
+    int port = RealDevServer.freePort();
+    started.add(RealDevServer.startFresh(dir, port));
+    Path journal = dir.resolve("journal.log");
+    Files.deleteIfExists(journal);
+    Map<String, String> env = Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
+        WorkerSettings.LLM_RATE_LIMIT, Integer.toString(LIMIT),
+        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
+    for (int i = 1; i <= 2; i++) {
+      started.add(ChildProcesses.start("256m", dir.resolve("worker-" + i + ".log").toFile(), env, "worker"));
+    }
+    Path out = dir.resolve("simulate.log");
+    Files.deleteIfExists(out);
+    Process sim = ChildProcesses.start("256m", out.toFile(), Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
+        "simulate", "--id", "rate-limited", "--steps", "2", "--citizens", "16", "--cops", "4",
+        "--progress", "lines");
+    started.add(sim);
+    assertTrue(sim.waitFor(300, TimeUnit.SECONDS), "the simulation did not finish: " + Files.readString(out));
+    assertEquals(0, sim.exitValue(), Files.readString(out));
+
+    List<String[]> starts = Files.readAllLines(journal).stream().map(l -> l.split("\t"))
+        .filter(f -> f[1].equals("start") && f[5].equals("LlmChat")).toList();
+    Set<String> workers = starts.stream().map(f -> f[6]).collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(2, workers.size(), "both workers took LLM calls: " + workers);
+    List<Long> times = starts.stream().map(f -> Long.parseLong(f[0])).sorted().toList();
+    int busiest = 0;
+    for (int i = 0, j = 0; i < times.size(); i++) {
+      while (times.get(i) - times.get(j) >= 1000) {
+        j++;
+      }
+      busiest = Math.max(busiest, i - j + 1);
+    }
+    double seconds = (times.get(times.size() - 1) - times.get(0)) / 1000.0;
+    double rate = (times.size() - 1) / seconds;
+    System.out.printf("%d LLM calls on %d workers in %.1f s: %.2f a second, busiest one-second window %d (limit %d)%n",
+        times.size(), workers.size(), seconds, rate, busiest, LIMIT);
+    assertTrue(busiest <= LIMIT + 1, "a one-second window had " + busiest + " calls; the limit is " + LIMIT);
+    assertTrue(rate <= LIMIT * 1.05, String.format("%.2f calls a second; the limit is %d", rate, LIMIT));
+  }
+}
