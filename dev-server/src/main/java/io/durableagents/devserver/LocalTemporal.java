@@ -75,15 +75,26 @@ public final class LocalTemporal implements AutoCloseable {
    *     be reached (null: not from PyPI)
    * @param uiCodecEndpoint the codec server the UI decodes payloads through, in the viewer's browser (dev
    *     server only; the CLI's {@code --ui-codec-endpoint}; null: none)
+   * @param dynamicConfig the dev server's dynamic configuration values, {@code KEY=VALUE} each (the CLI's
+   *     {@code --dynamic-config-value}; dev server only)
    */
   public record Settings(String host, int port, int uiPort, Path database, Path cli, String cliSource,
       boolean download, boolean inMemory, Path dataDir, List<Path> path, String pypiIndex,
-      String uiCodecEndpoint) {
+      String uiCodecEndpoint, List<String> dynamicConfig) {
     public Settings {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(database, "database");
       Objects.requireNonNull(dataDir, "dataDir");
       path = List.copyOf(path);
+      dynamicConfig = dynamicConfig == null ? List.of() : List.copyOf(dynamicConfig);
+    }
+
+    /** Settings without dynamic configuration values. */
+    public Settings(String host, int port, int uiPort, Path database, Path cli, String cliSource,
+        boolean download, boolean inMemory, Path dataDir, List<Path> path, String pypiIndex,
+        String uiCodecEndpoint) {
+      this(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex,
+          uiCodecEndpoint, List.of());
     }
 
     /** Settings without a UI codec endpoint. */
@@ -169,27 +180,27 @@ public final class LocalTemporal implements AutoCloseable {
     }
 
     public Settings withAddress(String host, int port) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint, dynamicConfig);
     }
 
     public Settings withUiPort(int uiPort) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint, dynamicConfig);
     }
 
     public Settings withDatabase(Path database) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint, dynamicConfig);
     }
 
     public Settings withCli(Path cli, String source) {
-      return new Settings(host, port, uiPort, database, cli, source, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
+      return new Settings(host, port, uiPort, database, cli, source, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint, dynamicConfig);
     }
 
     public Settings withInMemory(boolean inMemory) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint, dynamicConfig);
     }
 
     public Settings withDownload(boolean download) {
-      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint);
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex, uiCodecEndpoint, dynamicConfig);
     }
 
     /**
@@ -211,7 +222,25 @@ public final class LocalTemporal implements AutoCloseable {
             + "http://127.0.0.1:8888, was '" + endpoint + "'");
       }
       return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex,
-          endpoint.trim());
+          endpoint.trim(), dynamicConfig);
+    }
+
+    /**
+     * The dev server's dynamic configuration values ({@code KEY=VALUE}, the Temporal CLI's {@code
+     * --dynamic-config-value}; a value is YAML, e.g. {@code limit.historyCount.suggestContinueAsNew=1000}).
+     *
+     * @throws IllegalArgumentException naming a value that is not {@code KEY=VALUE}
+     */
+    public Settings withDynamicConfig(List<String> values) {
+      for (String value : values) {
+        int eq = value.indexOf('=');
+        if (eq <= 0 || eq == value.length() - 1 || !value.substring(0, eq).matches("[A-Za-z][A-Za-z0-9_.]*")) {
+          throw new IllegalArgumentException("--dynamic-config-value must be KEY=VALUE, such as "
+              + "limit.historyCount.suggestContinueAsNew=1000, was '" + value + "'");
+        }
+      }
+      return new Settings(host, port, uiPort, database, cli, cliSource, download, inMemory, dataDir, path, pypiIndex,
+          uiCodecEndpoint, values);
     }
 
     /** The UI's port: the one set, else the gRPC port + 1000. */
@@ -446,6 +475,10 @@ public final class LocalTemporal implements AutoCloseable {
     if (s.uiCodecEndpoint() != null) {
       args.add("--ui-codec-endpoint");
       args.add(s.uiCodecEndpoint());
+    }
+    for (String value : s.dynamicConfig()) {
+      args.add("--dynamic-config-value");
+      args.add(value);
     }
     return args;
   }

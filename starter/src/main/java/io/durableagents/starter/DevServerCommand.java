@@ -4,6 +4,8 @@ import io.durableagents.devserver.LocalTemporal;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +48,11 @@ final class DevServerCommand implements Callable<Integer> {
           + "as the viewer's browser reaches it: encrypted payloads (DURABLE_AGENTS_ENCRYPTION_KEYS) become readable "
           + "there. Dev server only.")
   String uiCodecEndpoint;
+
+  @Option(names = "--dynamic-config-value", paramLabel = "KEY=VALUE",
+      description = "A dynamic configuration value of the dev server, as the Temporal CLI takes it (repeatable), "
+          + "e.g. limit.historyCount.suggestContinueAsNew=1000. Dev server only.")
+  List<String> dynamicConfig = new ArrayList<>();
 
   @Option(names = "--in-memory", description = "Run the in-memory Java test server (no UI; runs are lost when it stops).")
   boolean inMemory;
@@ -108,6 +115,17 @@ final class DevServerCommand implements Callable<Integer> {
         settings = settings.withUiCodecEndpoint(uiCodecEndpoint);
       } catch (IllegalArgumentException e) {
         throw CommandFailure.usage(e.getMessage(), "Give the address 'codec-server' prints.");
+      }
+    }
+    if (!dynamicConfig.isEmpty()) {
+      if (settings.inMemory()) {
+        throw CommandFailure.usage("--dynamic-config-value configures the dev server; the in-memory Temporal has none",
+            "Leave out --in-memory (and " + LocalTemporal.SERVER_VARIABLE + "=in-memory), or --dynamic-config-value.");
+      }
+      try {
+        settings = settings.withDynamicConfig(dynamicConfig);
+      } catch (IllegalArgumentException e) {
+        throw CommandFailure.usage(e.getMessage(), "See 'temporal server start-dev --help'.");
       }
     }
     return settings;

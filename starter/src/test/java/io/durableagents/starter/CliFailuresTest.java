@@ -136,6 +136,11 @@ class CliFailuresTest {
     cases.add(Arguments.of(List.of("dev-server", "--port", "-1"), 2, "dev-server: --port -1 is not a port"));
     cases.add(Arguments.of(List.of("dev-server", "--port", "99999"), 2, "dev-server: --port 99999 is not a port"));
     cases.add(Arguments.of(List.of("dev-server", "--port", "BUSY"), 5, "dev-server: cannot listen on 127.0.0.1:BUSY"));
+    cases.add(Arguments.of(List.of("dev-server", "--dynamic-config-value", "suggestContinueAsNew"), 2,
+        "dev-server: --dynamic-config-value must be KEY=VALUE, such as limit.historyCount.suggestContinueAsNew=1000, "
+            + "was 'suggestContinueAsNew'"));
+    cases.add(Arguments.of(List.of("dev-server", "--in-memory", "--dynamic-config-value", "a.b=1"), 2,
+        "dev-server: --dynamic-config-value configures the dev server; the in-memory Temporal has none"));
     cases.add(Arguments.of(List.of("dev-server", "--ui-codec-endpoint", "localhost:8888"), 2,
         "dev-server: --ui-codec-endpoint must be an http(s) address such as http://127.0.0.1:8888, was 'localhost:8888'"));
     cases.add(Arguments.of(List.of("dev-server", "--in-memory", "--ui-codec-endpoint", "http://127.0.0.1:8888"), 2,

@@ -38,11 +38,13 @@ final class RealDevServer {
    * Starts the dev server on {@code port} with its runs in {@code db} and its UI on {@code uiPort}, its
    * output appended to {@code log}, and returns once it says it listens.
    */
-  static Process start(Path cli, Path db, int port, int uiPort, Path log) throws Exception {
+  static Process start(Path cli, Path db, int port, int uiPort, Path log, String... extraArgs) throws Exception {
     long from = Files.exists(log) ? Files.size(log) : 0;
-    Process p = ChildProcesses.start("256m", log.toFile(), Map.of(), "dev-server", "--port",
+    List<String> args = new java.util.ArrayList<>(List.of("dev-server", "--port",
         Integer.toString(port), "--ui-port", Integer.toString(uiPort), "--db-file", db.toString(),
-        "--temporal-cli", cli.toString());
+        "--temporal-cli", cli.toString()));
+    args.addAll(List.of(extraArgs));
+    Process p = ChildProcesses.start("256m", log.toFile(), Map.of(), args.toArray(String[]::new));
     List<String> said = LocalStack.awaitAnnouncement(log, from, p, 120_000);
     assertTrue(said != null && said.get(said.size() - 1).startsWith("Temporal dev server"),
         "the dev server did not start: " + Files.readString(log));
@@ -50,13 +52,13 @@ final class RealDevServer {
   }
 
   /** Starts a fresh dev server (a new database in {@code dir}) on {@code port}, the UI on a free port. */
-  static Process startFresh(Path dir, int port) throws Exception {
+  static Process startFresh(Path dir, int port, String... extraArgs) throws Exception {
     Path db = dir.resolve("temporal.db");
     Files.createDirectories(dir);
     Files.deleteIfExists(db);
     Files.deleteIfExists(dir.resolve("temporal.db-wal"));
     Files.deleteIfExists(dir.resolve("temporal.db-shm"));
-    return start(cli(), db, port, freePort(), dir.resolve("dev-server.log"));
+    return start(cli(), db, port, freePort(), dir.resolve("dev-server.log"), extraArgs);
   }
 
   /** kill -9 of the dev server: the Temporal CLI's process first, then the {@code dev-server} JVM. */

@@ -1,0 +1,78 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A real server suggests continue-as-new when a run's history passes its thresholds (4,096 events or
+ * 4 MB by default; the in-memory Temporal never suggests it), and a simulation follows the suggestion
+ * at the next step boundary whatever {@code --continue-as-new-every} says. Here the dev server suggests
+ * it after 300 events: a run told to continue every 1,000 steps continues as new several times, and
+ * ends with the same steps as the same seed continued every 2 steps.
+ */
+class ContinueAsNewSuggestedTest {
+  private final List<Process> started = new ArrayList<>();
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    PersistentDevServerIT.stop(started);
+  }
+
+  @Test
+  void aSimulationContinuesAsNewWhenTheServerSuggestsIt() throws Exception {
+    Path dir = Files.createDirectories(Path.of("target", "continue-as-new-suggested"));
+    int port = RealDevServer.freePort();
+    started.add(RealDevServer.startFresh(dir, port, "--dynamic-config-value",
+        "limit.historyCount.suggestContinueAsNew=300"));
+    Map<String, String> env = Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+    started.add(ChildProcesses.start("256m", dir.resolve("worker.log").toFile(), env, "worker"));
+    String[] run = {"simulate", "--steps", "8", "--seed", "3", "--citizens", "12", "--cops", "3",
+        "--progress", "lines"};
+    String suggested = simulate(dir, env, "suggested", PersistentDevServerIT.concat(run, "--id", "cans-suggested",
+        "--continue-as-new-every", "1000"));
+    Matcher runs = Pattern.compile("in (\\d+) runs \\(continue-as-new\\)").matcher(suggested);
+    assertTrue(runs.find() && Integer.parseInt(runs.group(1)) > 1,
+        "the server's suggestion was not followed: " + suggested);
+    simulate(dir, env, "every-2", PersistentDevServerIT.concat(run, "--id", "cans-every-2",
+        "--continue-as-new-every", "2"));
+
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    try {
+      WorkflowClient client = WorkflowClient.newInstance(service);
+      SimulationResult a = client.newUntypedWorkflowStub("cans-suggested").getResult(SimulationResult.class);
+      SimulationResult b = client.newUntypedWorkflowStub("cans-every-2").getResult(SimulationResult.class);
+      assertEquals(b.perStep(), a.perStep());
+      assertEquals(b.finalCounts(), a.finalCounts());
+      assertEquals(b.llmCalls(), a.llmCalls());
+    } finally {
+      service.shutdownNow();
+    }
+  }
+
+  private String simulate(Path dir, Map<String, String> env, String name, String... args) throws Exception {
+    Path out = dir.resolve(name + ".log");
+    Files.deleteIfExists(out);
+    Process p = ChildProcesses.start("256m", out.toFile(), env, args);
+    started.add(p);
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), name + " did not finish: " + Files.readString(out));
+    String text = Files.readString(out);
+    assertEquals(0, p.exitValue(), text);
+    return text;
+  }
+}
