@@ -103,7 +103,8 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
    * last failure since the last completed workflow task.
    */
   static Optional<FailingWorkflowTask> fromHistory(String workflowId, List<HistoryEvent> events, int pendingAttempt) {
-    int attempt = pendingAttempt;
+    int scheduledAttempt = 0;
+    int failures = 0;
     HistoryEvent lastFailed = null;
     HistoryEvent lastMoved = null;
     HistoryEvent firstFailure = null;
@@ -114,7 +115,7 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
       }
       switch (e.getEventType()) {
         case EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
-          attempt = Math.max(attempt, e.getWorkflowTaskScheduledEventAttributes().getAttempt());
+          scheduledAttempt = Math.max(scheduledAttempt, e.getWorkflowTaskScheduledEventAttributes().getAttempt());
           break;
         case EVENT_TYPE_WORKFLOW_TASK_FAILED:
           if (io.durableagents.worker.WorkflowTaskFailures.movedFromStickyQueue(e)) {
@@ -126,14 +127,21 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
             lastFailed = e;
           }
           firstFailure = e;
+          failures++;
           break;
         case EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
           firstFailure = e;
+          failures++;
           break;
         default:
           break;
       }
     }
+    // The in-memory Temporal numbers the task scheduled by a completion that follows failures on from
+    // them (a completion after two timeouts schedules "attempt 3"): a scheduled attempt counts only as
+    // far as the failures and timeouts written since the last completed task. A real server writes no
+    // event for attempts after the second; its pending attempt says how far it got.
+    int attempt = Math.max(pendingAttempt, Math.min(scheduledAttempt, failures + 1));
     boolean failing = (attempt >= 2 && lastFailed != null) || attempt >= 3;
     if (!failing) {
       return Optional.empty();

@@ -190,6 +190,27 @@ class StuckRunTest {
   }
 
   /**
+   * The in-memory Temporal numbers the task that a completion schedules on from the failures before it:
+   * after a killed worker's task timed out and the next attempt completed, the next task is scheduled as
+   * "attempt 3" with nothing failed since. That is no stuck run (the kill-after-continue-as-new loop of
+   * issue 26 was told it was, on every kill).
+   */
+  @Test
+  void anAttemptNumberedOnAfterACompletionIsNotStuck() {
+    var started = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    var completed = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    var timedOut = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT);
+    var childStarted = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED);
+    var history = java.util.List.of(scheduled(1), started, timedOut, scheduled(2), started, completed,
+        childStarted, childStarted, scheduled(3), started);
+    assertEquals(Optional.empty(), FailingWorkflowTask.fromHistory("sim-renumbered", history, 0));
+    // two timeouts after it are stuck again, at the attempt the failures say
+    var again = new java.util.ArrayList<>(history);
+    again.addAll(java.util.List.of(timedOut, scheduled(4), started, timedOut, scheduled(5)));
+    assertEquals(3, FailingWorkflowTask.fromHistory("sim-renumbered", again, 0).orElseThrow().attempt());
+  }
+
+  /**
    * A task moved off a sticky queue that no worker polled in time (a busy worker: the embedded
    * Temporal records it as a failure with cause RESET_STICKY_TASK_QUEUE) is no sign of a failing run
    * once; again and again, it is. A 10,000-agent benchmark row was ended as stuck on the first.
