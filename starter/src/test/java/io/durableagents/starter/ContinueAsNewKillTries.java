@@ -65,7 +65,10 @@ class ContinueAsNewKillTries {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    Process server = ChildProcesses.start("768m", dir.resolve("dev-server.log").toFile(), Map.of(),
+    // -Dcan.kill.stock=true: without the patch for timed-out workflow tasks (WorkflowTaskTimeouts)
+    Map<String, String> serverEnv = Boolean.getBoolean("can.kill.stock")
+        ? Map.of(ChildProcesses.CHILD_JVM_OPTIONS, "-Ddurableagents.stockWorkflowTaskTimeouts=true") : Map.of();
+    Process server = ChildProcesses.start("768m", dir.resolve("dev-server.log").toFile(), serverEnv,
         "dev-server", "--in-memory", "--port", Integer.toString(port));
     started.add(server);
     assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000));
