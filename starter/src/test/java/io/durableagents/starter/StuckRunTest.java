@@ -190,6 +190,31 @@ class StuckRunTest {
   }
 
   /**
+   * A history the SDK rejects as out of order ({@code invalid STATE->EVENT}, as the in-memory Temporal once
+   * wrote after a killed worker's task timed out, issue 26) is no bug of the workflow code: on the
+   * in-memory Temporal the advice names the way out, the run's last checkpoint; elsewhere it is as before.
+   */
+  @Test
+  void eventsOutOfOrderOnTheInMemoryTemporalNameTheLastCheckpoint() {
+    FailingWorkflowTask f = new FailingWorkflowTask("sim-ooo", 30, "workflow worker unhandled failure",
+        "IllegalArgumentException: ChildWorkflowStateMachine: invalid "
+            + "START_EVENT_RECORDED->CHILD_WORKFLOW_EXECUTION_COMPLETED, transition history is [CREATED ...]",
+        Optional.empty());
+    assertTrue(f.eventsOutOfOrder());
+    java.nio.file.Path last = java.nio.file.Path.of("/data/checkpoints/sim-ooo/step-000012.json");
+    String advice = f.advice(true, Optional.of(last));
+    assertTrue(advice.startsWith("The in-memory Temporal wrote this run's history out of order"), advice);
+    assertTrue(advice.contains("its last checkpoint is " + last + ", and 'simulate --from-checkpoint " + last
+        + "' goes on from there"), advice);
+    assertTrue(f.advice(true, Optional.empty()).contains("start it again (the same --seed gives the same result)"),
+        f.advice(true, Optional.empty()));
+    assertEquals(f.advice(), f.advice(false, Optional.of(last)));
+    FailingWorkflowTask bug = new FailingWorkflowTask("sim-bug", 2, "workflow worker unhandled failure",
+        "IllegalStateException: deliberate bug", Optional.empty());
+    assertEquals(bug.advice(), bug.advice(true, Optional.of(last)));
+  }
+
+  /**
    * The in-memory Temporal numbers the task that a completion schedules on from the failures before it:
    * after a killed worker's task timed out and the next attempt completed, the next task is scheduled as
    * "attempt 3" with nothing failed since. That is no stuck run (the kill-after-continue-as-new loop of
