@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * kill it. It registers our search attributes ({@code Scenario}, {@code Strategy}, {@code SimStep}) on
  * the {@code default} namespace when it starts. Unlike the bare test server, it times out sticky
  * queues as a real server does ({@link StickyQueueTimeouts}), so workers keep sticky execution on and a
- * killed worker's workflows move on to another worker.
+ * killed worker's workflows move on to another worker, and it writes what happened to a run during a
+ * killed worker's workflow task when that task times out ({@link WorkflowTaskTimeouts}).
  *
  * <p>In a program or a test, {@link EmbeddedTemporal} starts it together with a client and a worker
  * factory, and closes the three in the right order. From the command line:
@@ -39,6 +40,7 @@ public final class DevServer implements AutoCloseable {
   private final ExecutorService callExecutor;
   private final Server server;
   private final StickyQueueTimeouts stickyQueues;
+  private WorkflowTaskTimeouts workflowTaskTimeouts;
   private ManagedChannel loopback;
 
   private DevServer(TestServicesStarter services, ExecutorService callExecutor, Server server,
@@ -57,6 +59,8 @@ public final class DevServer implements AutoCloseable {
     if (!Boolean.getBoolean("durableagents.stockTimer")) {
       TimerLockBookkeeping.streamline(services);
     }
+    WorkflowTaskTimeouts workflowTaskTimeouts =
+        Boolean.getBoolean("durableagents.stockWorkflowTaskTimeouts") ? null : WorkflowTaskTimeouts.install(services);
     StickyQueueTimeouts stickyQueues = new StickyQueueTimeouts();
     // gRPC's own executor, but this server's alone, so that close() can wait for its last tasks
     ExecutorService callExecutor = Executors.newCachedThreadPool(r -> {
@@ -71,6 +75,7 @@ public final class DevServer implements AutoCloseable {
     GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
     try {
       DevServer server = new DevServer(services, callExecutor, builder.build().start(), stickyQueues);
+      server.workflowTaskTimeouts = workflowTaskTimeouts;
       server.loopback = NettyChannelBuilder.forAddress(host, server.port()).usePlaintext().build();
       stickyQueues.start(WorkflowServiceGrpc.newBlockingStub(server.loopback), Duration.ofMillis(250));
       OperatorServiceStubs operator = SearchAttributeRegistry.connect(host + ":" + server.port());
@@ -101,6 +106,11 @@ public final class DevServer implements AutoCloseable {
   /** The test server's services, for tests. */
   TestServicesStarter services() {
     return services;
+  }
+
+  /** How many changes held during workflow tasks that timed out were written after the timeout, for tests. */
+  long heldChangesWritten() {
+    return workflowTaskTimeouts == null ? 0 : workflowTaskTimeouts.written();
   }
 
   /** How many workflow tasks were moved from sticky queues whose workers were gone. */

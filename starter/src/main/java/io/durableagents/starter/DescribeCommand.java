@@ -99,7 +99,8 @@ final class DescribeCommand implements Callable<Integer> {
         try {
           FailingWorkflowTask.of(service, connection.namespace(), workflowId).ifPresent(f -> {
             System.out.println("Stuck:         " + f.describe());
-            System.out.println("               " + f.advice());
+            System.out.println("               " + f.advice(Links.inMemory(service),
+                FailingWorkflowTask.lastCheckpoint(workflowId)));
           });
         } catch (RuntimeException e) {
           // the description above was read; the progress below says whether a worker answers

@@ -48,6 +48,44 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
         + ", " + cause + (message.isEmpty() ? "" : ": " + message);
   }
 
+  /** A state machine of the SDK that rejects the order of the run's events: {@code invalid STATE->EVENT}. */
+  private static final java.util.regex.Pattern EVENTS_OUT_OF_ORDER =
+      java.util.regex.Pattern.compile("invalid [A-Z_]+->[A-Z_]+");
+
+  /**
+   * Whether the SDK rejected the order of the run's events. Workflow code cannot cause that; a server that
+   * wrote the history out of order can (the in-memory Temporal did, issue 26).
+   */
+  boolean eventsOutOfOrder() {
+    return EVENTS_OUT_OF_ORDER.matcher(message).find();
+  }
+
+  /**
+   * What to do about it, in one line: as {@link #advice()}, but on the in-memory Temporal a history written
+   * out of order names the way out, the run's last checkpoint ({@code checkpoint}) if it has one.
+   */
+  String advice(boolean inMemory, Optional<java.nio.file.Path> checkpoint) {
+    if (!inMemory || !eventsOutOfOrder()) {
+      return advice();
+    }
+    return "The in-memory Temporal wrote this run's history out of order (not the workflow code's fault) and "
+        + "no worker can go on with it: " + checkpoint.map(file -> "its last checkpoint is " + file
+            + ", and 'simulate --from-checkpoint " + file + "' goes on from there (under a new id while this "
+            + "run is on the server)").orElse("start it again (the same --seed gives the same result), with "
+            + "--checkpoint-every to keep a way back")
+        + "; keep long runs on a persistent Temporal (docs/embedded-temporal.md).";
+  }
+
+  /** The newest checkpoint of {@code workflowId} in this environment's checkpoint directory, if any. */
+  static Optional<java.nio.file.Path> lastCheckpoint(String workflowId) {
+    try {
+      return io.durableagents.activities.checkpoint.DirectoryCheckpointStore.fromEnvironment(Environment.variables())
+          .latest(workflowId).map(java.nio.file.Path::toAbsolutePath);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
   /** What to do about it, in one line. */
   String advice() {
     String c = cause.toLowerCase(Locale.ROOT);
@@ -103,7 +141,8 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
    * last failure since the last completed workflow task.
    */
   static Optional<FailingWorkflowTask> fromHistory(String workflowId, List<HistoryEvent> events, int pendingAttempt) {
-    int attempt = pendingAttempt;
+    int scheduledAttempt = 0;
+    int failures = 0;
     HistoryEvent lastFailed = null;
     HistoryEvent lastMoved = null;
     HistoryEvent firstFailure = null;
@@ -114,7 +153,7 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
       }
       switch (e.getEventType()) {
         case EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
-          attempt = Math.max(attempt, e.getWorkflowTaskScheduledEventAttributes().getAttempt());
+          scheduledAttempt = Math.max(scheduledAttempt, e.getWorkflowTaskScheduledEventAttributes().getAttempt());
           break;
         case EVENT_TYPE_WORKFLOW_TASK_FAILED:
           if (io.durableagents.worker.WorkflowTaskFailures.movedFromStickyQueue(e)) {
@@ -126,14 +165,21 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
             lastFailed = e;
           }
           firstFailure = e;
+          failures++;
           break;
         case EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
           firstFailure = e;
+          failures++;
           break;
         default:
           break;
       }
     }
+    // The in-memory Temporal numbers the task scheduled by a completion that follows failures on from
+    // them (a completion after two timeouts schedules "attempt 3"): a scheduled attempt counts only as
+    // far as the failures and timeouts written since the last completed task. A real server writes no
+    // event for attempts after the second; its pending attempt says how far it got.
+    int attempt = Math.max(pendingAttempt, Math.min(scheduledAttempt, failures + 1));
     boolean failing = (attempt >= 2 && lastFailed != null) || attempt >= 3;
     if (!failing) {
       return Optional.empty();
@@ -225,7 +271,7 @@ record FailingWorkflowTask(String workflowId, int attempt, String cause, String 
       boolean first = reportedAttempt == 0;
       reportedAttempt = f.attempt();
       String line = "Stuck: " + f.describe();
-      return Optional.of(first ? line + "\n  " + f.advice() : line);
+      return Optional.of(first ? line + "\n  " + f.advice(inMemory, lastCheckpoint(workflowId)) : line);
     }
   }
 }

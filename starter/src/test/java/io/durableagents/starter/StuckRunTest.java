@@ -190,6 +190,52 @@ class StuckRunTest {
   }
 
   /**
+   * A history the SDK rejects as out of order ({@code invalid STATE->EVENT}, as the in-memory Temporal once
+   * wrote after a killed worker's task timed out, issue 26) is no bug of the workflow code: on the
+   * in-memory Temporal the advice names the way out, the run's last checkpoint; elsewhere it is as before.
+   */
+  @Test
+  void eventsOutOfOrderOnTheInMemoryTemporalNameTheLastCheckpoint() {
+    FailingWorkflowTask f = new FailingWorkflowTask("sim-ooo", 30, "workflow worker unhandled failure",
+        "IllegalArgumentException: ChildWorkflowStateMachine: invalid "
+            + "START_EVENT_RECORDED->CHILD_WORKFLOW_EXECUTION_COMPLETED, transition history is [CREATED ...]",
+        Optional.empty());
+    assertTrue(f.eventsOutOfOrder());
+    java.nio.file.Path last = java.nio.file.Path.of("/data/checkpoints/sim-ooo/step-000012.json");
+    String advice = f.advice(true, Optional.of(last));
+    assertTrue(advice.startsWith("The in-memory Temporal wrote this run's history out of order"), advice);
+    assertTrue(advice.contains("its last checkpoint is " + last + ", and 'simulate --from-checkpoint " + last
+        + "' goes on from there"), advice);
+    assertTrue(f.advice(true, Optional.empty()).contains("start it again (the same --seed gives the same result)"),
+        f.advice(true, Optional.empty()));
+    assertEquals(f.advice(), f.advice(false, Optional.of(last)));
+    FailingWorkflowTask bug = new FailingWorkflowTask("sim-bug", 2, "workflow worker unhandled failure",
+        "IllegalStateException: deliberate bug", Optional.empty());
+    assertEquals(bug.advice(), bug.advice(true, Optional.of(last)));
+  }
+
+  /**
+   * The in-memory Temporal numbers the task that a completion schedules on from the failures before it:
+   * after a killed worker's task timed out and the next attempt completed, the next task is scheduled as
+   * "attempt 3" with nothing failed since. That is no stuck run (the kill-after-continue-as-new loop of
+   * issue 26 was told it was, on every kill).
+   */
+  @Test
+  void anAttemptNumberedOnAfterACompletionIsNotStuck() {
+    var started = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    var completed = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    var timedOut = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT);
+    var childStarted = event(io.temporal.api.enums.v1.EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED);
+    var history = java.util.List.of(scheduled(1), started, timedOut, scheduled(2), started, completed,
+        childStarted, childStarted, scheduled(3), started);
+    assertEquals(Optional.empty(), FailingWorkflowTask.fromHistory("sim-renumbered", history, 0));
+    // two timeouts after it are stuck again, at the attempt the failures say
+    var again = new java.util.ArrayList<>(history);
+    again.addAll(java.util.List.of(timedOut, scheduled(4), started, timedOut, scheduled(5)));
+    assertEquals(3, FailingWorkflowTask.fromHistory("sim-renumbered", again, 0).orElseThrow().attempt());
+  }
+
+  /**
    * A task moved off a sticky queue that no worker polled in time (a busy worker: the embedded
    * Temporal records it as a failure with cause RESET_STICKY_TASK_QUEUE) is no sign of a failing run
    * once; again and again, it is. A 10,000-agent benchmark row was ended as stuck on the first.
