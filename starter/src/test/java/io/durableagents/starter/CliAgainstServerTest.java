@@ -262,7 +262,7 @@ class CliAgainstServerTest {
         Failures.USAGE, "fork: --memory cannot change in a fork");
 
     // a run paused early: a checkpoint on demand, refused and accepted interventions
-    Result paused = onServer("int-start", "simulate", "--id", "cli-int", "--steps", "60", "--no-wait");
+    Result paused = onServer("int-start", "simulate", "--id", "cli-int", "--steps", "16", "--no-wait");
     assertEquals(0, paused.exitCode(), paused.out() + paused.err());
     assertEquals(0, onServer("int-pause", "pause", "cli-int").exitCode());
     Result checkpoint = onServer("int-checkpoint", "checkpoint", "cli-int");
