@@ -246,7 +246,8 @@ class EndToEndTest {
    */
   @Test
   void aLongRunContinuedAsNewSurvivesAKillAndIsSteeredFromTheCli() throws Exception {
-    int steps = 24;
+    int steps = 15;
+    int runs = steps / 5;
     String[] run = {"simulate", "--steps", Integer.toString(steps), "--seed", "7", "--continue-as-new-every", "5", "--memory", "long-term", "--memory-capacity", "2",
         "--progress", "lines", "--max-concurrent-agents", "2"};
     Path refJournal = dir.resolve("journal-can-ref.log");
@@ -261,14 +262,14 @@ class EndToEndTest {
     Process w0 = worker("worker-can-ref", refJournal);
     String out = starterProcess(concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
         png.toAbsolutePath().toString(), "--id", "e2e-can-ref"));
-    assertTrue(out.contains(steps + "/" + steps) && out.contains("in 5 runs (continue-as-new)"), out);
+    assertTrue(out.contains(steps + "/" + steps) && out.contains("in " + runs + " runs (continue-as-new)"), out);
     assertEquals(steps + 1, Files.readAllLines(csv).size());
     assertEquals("step,active,quiet,jailed,llm_calls,tokens", Files.readAllLines(csv).get(0));
     assertTrue(Files.size(png) > 1000);
     w0.destroy();
     assertTrue(w0.waitFor(30, TimeUnit.SECONDS));
     SimulationResult reference = result("e2e-can-ref");
-    assertEquals(5, reference.runs());
+    assertEquals(runs, reference.runs());
 
     // started before its worker, so that the run is not over before the test watches it
     starter(concat(run, "--no-wait", "--id", "e2e-can-crash"));
@@ -292,19 +293,19 @@ class EndToEndTest {
     assertEquals(reference.finalCounts(), crashed.finalCounts());
     assertEquals(reference.llmCalls(), crashed.llmCalls());
     assertEquals(reference.usage(), crashed.usage());
-    assertEquals(5, crashed.runs());
-    assertEquals(5, CompletedActivities.runsById(client, "e2e-can-crash").size());
+    assertEquals(runs, crashed.runs());
+    assertEquals(runs, CompletedActivities.runsById(client, "e2e-can-crash").size());
     int retried = assertNoCompletedCallRanAgain("e2e-can-crash", crashJournal);
     // every run of both, exported by the CLI, ends with its closing event and replays (the test server
     // lost the closing event of a run queried while it continued as new: --progress lines queries)
-    assertEveryRunClosedAndReplays("e2e-can-ref", 5);
-    assertEveryRunClosedAndReplays("e2e-can-crash", 5);
+    assertEveryRunClosedAndReplays("e2e-can-ref", runs);
+    assertEveryRunClosedAndReplays("e2e-can-crash", runs);
     // list: one row per simulation, with its status, close time and runs; describe: all runs
     List<String> rows = starter("list", "--limit", "100").lines().filter(l -> l.startsWith("e2e-can-ref ")).toList();
     assertEquals(1, rows.size(), rows.toString());
-    assertTrue(rows.get(0).matches("e2e-can-ref\\s+completed\\s+.+\\s5") && !rows.get(0).contains(" - "), rows.get(0));
+    assertTrue(rows.get(0).matches("e2e-can-ref\\s+completed\\s+.+\\s" + runs) && !rows.get(0).contains(" - "), rows.get(0));
     String described = starter("describe", "e2e-can-ref");
-    assertTrue(described.contains(" events in 5 runs (continued as new; ") && described.contains("Strategies:    cot, model rules"),
+    assertTrue(described.contains(" events in " + runs + " runs (continued as new; ") && described.contains("Strategies:    cot, model rules"),
         described);
     System.out.printf("continue-as-new every 5: kill -9 after %d of %d calls, %d calls retried in flight, "
         + "history events per run %s%n", callsAtKill, referenceCalls, retried,

@@ -82,7 +82,7 @@ class PersistentDevServerIT {
     started.add(ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), Map.of(
         "TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "20",
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker"));
-    String[] run = {"simulate", "--steps", "12", "--seed", "11", "--continue-as-new-every", "4", "--progress", "lines"};
+    String[] run = {"simulate", "--steps", "8", "--seed", "11", "--continue-as-new-every", "3", "--progress", "lines"};
     starter("reference", concat(run, "--id", "pds-ref"));
     WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
@@ -99,7 +99,7 @@ class PersistentDevServerIT {
       started.add(attach);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
       while (CompletedActivities.doneInJournal(journal, 0) < referenceCalls * 3 / 2
-          || !Files.readString(attachLog).contains("\n2/12")) {
+          || !Files.readString(attachLog).contains("\n2/8")) {
         assertTrue(System.nanoTime() < deadline, "the run did not get half way");
         Thread.sleep(20);
       }
@@ -119,7 +119,7 @@ class PersistentDevServerIT {
       devServer(cli, db, 2);
       // the run goes on by itself on the same database, and attach follows it again to its end
       String followed = starter("attach-2", "attach", "pds-crash", "--progress", "lines");
-      assertTrue(followed.contains("12/12"), followed);
+      assertTrue(followed.contains("8/8"), followed);
       assertTrue(followed.contains("Final counts: " + reference.finalCounts()), followed);
 
       SimulationResult crashed = client.newUntypedWorkflowStub("pds-crash").getResultAsync(SimulationResult.class)
