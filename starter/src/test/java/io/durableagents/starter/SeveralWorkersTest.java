@@ -23,9 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -239,36 +237,26 @@ class SeveralWorkersTest {
 
   private static Tasks tasks(WorkflowClient client, String workflowId) {
     Tasks tasks = new Tasks();
-    Set<String> visited = new HashSet<>();
-    Deque<String> pending = new ArrayDeque<>(List.of(workflowId));
-    while (!pending.isEmpty()) {
-      String id = pending.poll();
-      if (!visited.add(id)) {
-        continue;
-      }
-      for (WorkflowExecutionHistory run : CompletedActivities.runsById(client, id).values()) {
-        HistoryEvent timedOut = null;
-        for (HistoryEvent e : run.getEvents()) {
-          String identity = null;
-          if (e.getEventType() == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED) {
-            pending.add(e.getChildWorkflowExecutionStartedEventAttributes().getWorkflowExecution().getWorkflowId());
-          } else if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
-            identity = e.getWorkflowTaskStartedEventAttributes().getIdentity();
-            tasks.workflowTasks.merge(identity, 1, Integer::sum);
-            if (timedOut != null) {
-              tasks.timedOutThenStarted.add(new HistoryEvent[] {timedOut, e});
-              timedOut = null;
-            }
-          } else if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
-            identity = e.getActivityTaskStartedEventAttributes().getIdentity();
-            tasks.activityTasks.merge(identity, 1, Integer::sum);
-          } else if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT) {
-            timedOut = e;
+    for (WorkflowExecutionHistory run : CompletedActivities.tree(client, workflowId).values()) {
+      HistoryEvent timedOut = null;
+      for (HistoryEvent e : run.getEvents()) {
+        String identity = null;
+        if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
+          identity = e.getWorkflowTaskStartedEventAttributes().getIdentity();
+          tasks.workflowTasks.merge(identity, 1, Integer::sum);
+          if (timedOut != null) {
+            tasks.timedOutThenStarted.add(new HistoryEvent[] {timedOut, e});
+            timedOut = null;
           }
-          if (identity != null) {
-            Instant at = instant(e);
-            tasks.lastStarted.merge(identity, at, (x, y) -> x.isAfter(y) ? x : y);
-          }
+        } else if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
+          identity = e.getActivityTaskStartedEventAttributes().getIdentity();
+          tasks.activityTasks.merge(identity, 1, Integer::sum);
+        } else if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT) {
+          timedOut = e;
+        }
+        if (identity != null) {
+          Instant at = instant(e);
+          tasks.lastStarted.merge(identity, at, (x, y) -> x.isAfter(y) ? x : y);
         }
       }
     }

@@ -66,6 +66,17 @@ public final class CompletedActivities {
    */
   public static Map<String, Integer> byRun(WorkflowClient client, String workflowId) {
     Map<String, Integer> completed = new LinkedHashMap<>();
+    tree(client, workflowId).forEach((key, run) -> collect(key, run, completed));
+    return completed;
+  }
+
+  /**
+   * Every run of {@code workflowId} and of every workflow it started, at any depth (children of
+   * children, and their runs continued as new), keyed {@code <workflow id>|<run id>}, each workflow's
+   * latest run first.
+   */
+  public static Map<String, WorkflowExecutionHistory> tree(WorkflowClient client, String workflowId) {
+    Map<String, WorkflowExecutionHistory> runs = new LinkedHashMap<>();
     Set<String> visited = new HashSet<>();
     Deque<String> pending = new ArrayDeque<>(List.of(workflowId));
     while (!pending.isEmpty()) {
@@ -80,10 +91,10 @@ public final class CompletedActivities {
                 .getWorkflowId());
           }
         }
-        collect(id + "|" + run.getKey(), run.getValue(), completed);
+        runs.put(id + "|" + run.getKey(), run.getValue());
       }
     }
-    return completed;
+    return runs;
   }
 
   /**
