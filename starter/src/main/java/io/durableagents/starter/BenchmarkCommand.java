@@ -141,18 +141,35 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "Worker kills (kill -9) in each run of the recovery part (default: ${DEFAULT-VALUE}).")
   int kills;
 
+  @Option(names = "--servers", split = ",", paramLabel = "KIND",
+      description = "Temporals the scale and recovery parts run each row on, taking turns, side by side: in-memory "
+          + "(the embedded Java test server), dev-server (the Temporal CLI's dev server, a fresh SQLite file each "
+          + "time; its kill -9 is measured too). Default: both where a Temporal CLI is found, else in-memory.")
+  List<String> servers;
+
+  @Option(names = "--yardstick", paramLabel = "DIR",
+      description = "The yardstick ../shared/naive-bench: run it after the scale rows of each server, on the same "
+          + "server (-Dtarget), with the rows' agent counts and steps at L = 0; compiled against this jar's SDK.")
+  Path yardstick;
+
+  @Option(names = "--time-limit", paramLabel = "MINUTES",
+      description = "Give up a scale row (terminating its run) after this many minutes (default: none).")
+  Integer timeLimitMinutes;
+
   @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
   boolean quick;
 
   @Option(names = {"-o", "--out"}, description = "Also write the tables to this Markdown file.")
   Path out;
 
-  private final Path logs = Path.of("runs", "benchmark");
+  final Path logs = Path.of("runs", "benchmark");
   private final StringBuilder report = new StringBuilder();
-  private int port;
-  private Process server;
-  private WorkflowServiceStubs service;
-  private WorkflowClient client;
+  int port;
+  BenchmarkServer server;
+  private List<BenchmarkServer.Kind> serverKinds = List.of(BenchmarkServer.Kind.IN_MEMORY);
+  private Path temporalCli;
+  WorkflowServiceStubs service;
+  WorkflowClient client;
 
   @Override
   public Integer call() throws Exception {
@@ -185,16 +202,27 @@ final class BenchmarkCommand implements Callable<Integer> {
       return 2;
     }
     Files.createDirectories(logs);
+    temporalCli = io.durableagents.devserver.TemporalCli.find(System.getenv(), Path.of("")).orElse(null);
+    try {
+      serverKinds = BenchmarkServer.kinds(servers, temporalCli, System.out::println);
+    } catch (IllegalArgumentException e) {
+      System.err.println("benchmark: " + e.getMessage());
+      return 2;
+    }
     startServer();
     try {
       line("# Durable Agents benchmarks");
       line("");
       line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
           + (Runtime.getRuntime().maxMemory() >> 20) + " MB max heap for the driver; driver JVM "
-          + System.getProperty("java.vm.name") + " " + Runtime.version() + "; embedded Temporal "
-          + "(Temporal's Java test server) in its own JVM.");
+          + System.getProperty("java.vm.name") + " " + Runtime.version() + "; Temporal in its own process: "
+          + serverKinds.stream().map(k -> k == BenchmarkServer.Kind.IN_MEMORY ? "the in-memory one (Temporal's "
+              + "Java test server)" : "the Temporal CLI's dev server (" + temporalCli + ", SQLite)")
+              .collect(java.util.stream.Collectors.joining(" and ")) + ". Load average at the start: "
+          + loadAverage() + ".");
       line("Command: `java -jar starter/target/durable-agents.jar benchmark"
           + (quick ? " --quick" : "") + (parts.equals(PARTS) ? "" : " --parts " + String.join(",", parts))
+          + " --servers " + serverKinds.stream().map(k -> k.label).collect(java.util.stream.Collectors.joining(","))
           + "`");
       line("");
       if (parts.contains("parallel")) {
@@ -226,15 +254,24 @@ final class BenchmarkCommand implements Callable<Integer> {
             + io.durableagents.worker.DurableAgentsPlugin.DEADLOCK_DETECTION_TIMEOUT_MS / 1000 + " s. Load average "
             + "when the part started: " + loadAverage() + ".");
         line("");
+        ServerComparison.RecoveryRows byServer = new ServerComparison.RecoveryRows();
         for (int perWorkflow : agentsPerWorkflow) {
-          restartServer();
-          recovery(perWorkflow);
+          for (BenchmarkServer.Kind kind : serverKinds) {
+            restartServer(kind, "2g");
+            byServer.add(perWorkflow, kind, recovery(perWorkflow));
+          }
+        }
+        byServer.lines().forEach(this::line);
+        if (serverKinds.contains(BenchmarkServer.Kind.DEV_SERVER)) {
+          for (int perWorkflow : agentsPerWorkflow) {
+            restartServer(BenchmarkServer.Kind.DEV_SERVER, "2g");
+            new ServerKillRecovery(this, logs).run(perWorkflow, quick ? 50 : 200, quick ? steps : Math.max(steps, 20));
+          }
         }
       }
     } finally {
       service.shutdownNow();
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
+      server.stop();
     }
     if (out != null) {
       Files.writeString(out, report.toString());
@@ -489,15 +526,18 @@ final class BenchmarkCommand implements Callable<Integer> {
     Map<String, String> rowStart = new LinkedHashMap<>();
     Map<String, AgentStepShape> shapes = new LinkedHashMap<>();
     Map<String, String> stuck = new LinkedHashMap<>();
+    Map<String, List<Double>> databaseBytes = new LinkedHashMap<>();
+    List<String> yardstickLines = new ArrayList<>();
     for (int round = 0; round < repeat; round++) {
       for (ScaleWorker configuration : configurations) {
+       for (BenchmarkServer.Kind kind : serverKinds) {
         ScaleStack stack = null;
         try {
           for (int latency : configuration.sticky().equals("off") ? List.of(0) : latencies) {
             for (int n : agents) {
               for (int perWorkflow : agentsPerWorkflow) {
-                String key = configuration + "|" + latency + "|" + n + "|" + perWorkflow;
-                rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %d |",
+                String key = kind.label + "|" + configuration + "|" + latency + "|" + n + "|" + perWorkflow;
+                rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %d |", kind.label,
                     javaLabel(configuration.java()), configuration.sticky().equals("off") ? "off" : "on (auto)",
                     configuration.pollers() == null ? "5" : configuration.pollers().toString(), perWorkflow, n,
                     latency));
@@ -512,7 +552,7 @@ final class BenchmarkCommand implements Callable<Integer> {
                   // A fresh embedded server (it keeps every finished workflow in memory: a server grown by
                   // earlier runs slows the later ones down, and a 10,000-agent row needs its heap) and a
                   // fresh worker, warmed up.
-                  restartServer(heap);
+                  restartServer(kind, heap);
                   stack = new ScaleStack(Worker.start(this, "scale-" + javaLabel(configuration.java())
                       .replaceAll("[^A-Za-z0-9]", "") + "-" + configuration.sticky() + "-" + configuration.pollers()
                       + "-" + System.nanoTime(), configuration.java(), configuration.env()));
@@ -522,7 +562,8 @@ final class BenchmarkCommand implements Callable<Integer> {
                 worker.resetSamples();
                 String id = "bench-scale-" + n + "-" + latency + "-" + perWorkflow + "-" + System.nanoTime();
                 double workerCpu0 = cpuMillis(worker.pid());
-                double serverCpu0 = cpuMillis(server.pid());
+                double serverCpu0 = server.cpuMillis();
+                long database0 = server.databaseBytes();
                 long t0 = System.nanoTime();
                 SimulationResult r;
                 try {
@@ -539,7 +580,11 @@ final class BenchmarkCommand implements Callable<Integer> {
                 stack.agentSteps += rowAgentSteps;
                 double wall = (System.nanoTime() - t0) / 1e9;
                 double workerCpu = (cpuMillis(worker.pid()) - workerCpu0) / r.agentSteps();
-                double serverCpu = (cpuMillis(server.pid()) - serverCpu0) / r.agentSteps();
+                double serverCpu = (server.cpuMillis() - serverCpu0) / r.agentSteps();
+                if (kind == BenchmarkServer.Kind.DEV_SERVER) {
+                  databaseBytes.computeIfAbsent(key, k -> new ArrayList<>())
+                      .add((double) (server.databaseBytes() - database0) / r.agentSteps());
+                }
                 runs.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScaleRun(wall, r.agentSteps() / wall,
                     r.llmCalls(), worker.maxHeapMb(), worker.maxThreads(), workerCpu, serverCpu));
                 if (!shapes.containsKey(key)) {
@@ -550,24 +595,32 @@ final class BenchmarkCommand implements Callable<Integer> {
               }
             }
           }
+          if (yardstick != null && configuration == configurations.get(0)) {
+            stack.worker.stop(); // the yardstick's own worker has the machine to itself
+            stack = null;
+            for (int n : agents) {
+              yardstickLines.add(Yardstick.run(yardstick, logs, kind, port, n, steps, round));
+            }
+          }
         } finally {
           if (stack != null) {
             stack.worker.stop();
           }
         }
+       }
       }
     }
-    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | wall (s) | agent steps/s "
+    line("| server | worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | wall (s) | agent steps/s "
         + "| critical path (s) | wall / critical path | CPU ms per agent step (worker + server) | LLM calls "
         + "| max heap (MB) | max threads |");
-    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    line("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (Map.Entry<String, String> row : rowStart.entrySet()) {
       List<ScaleRun> measured = runs.get(row.getKey());
       if (measured == null) {
         line(row.getValue() + " did not finish: " + stuck.get(row.getKey()) + " | | | | | | | |");
         continue;
       }
-      int latency = Integer.parseInt(row.getKey().split("\\|")[1]);
+      int latency = Integer.parseInt(row.getKey().split("\\|")[2]);
       double critical = steps * 2 * latency / 1000.0;
       double wall = median(measured.stream().map(ScaleRun::wall).toList());
       line(String.format(Locale.ROOT, "%s %.1f | %s | %s | %s | %.1f + %.1f | %d | %d | %d |", row.getValue(),
@@ -585,6 +638,22 @@ final class BenchmarkCommand implements Callable<Integer> {
     for (String growth : growthLines(runs)) {
       line(growth);
     }
+    if (serverKinds.size() > 1) {
+      line("The same rows on the two servers, side by side (medians; the ratio is the dev server's agent steps/s "
+          + "over the in-memory one's; events and workflow tasks per agent step read from each run's histories; "
+          + "SQLite bytes: the growth of the dev server's database file and its journal over the run, per agent step):");
+      line("");
+      comparison(runs, shapes, databaseBytes).lines().forEach(this::line);
+    }
+    if (!yardstickLines.isEmpty()) {
+      line("The yardstick (`" + yardstick + "`, L = 0, its agent steps per second), run on each server after its "
+          + "rows (`-Dtarget`), compiled against this jar's SDK:");
+      line("");
+      line("| round | server | agents | steps | agent steps/s | wall (s) |");
+      line("| ---: | --- | ---: | ---: | ---: | ---: |");
+      yardstickLines.forEach(this::line);
+      line("");
+    }
     shapeTable("What each configuration's simulation cost Temporal per agent step, read from its histories "
         + "after the run (every workflow of the simulation: its runs and the agent or group step workflows it "
         + "started), and the bytes of an agent step's input and result (`agentStepBytes` in its result).",
@@ -597,13 +666,41 @@ final class BenchmarkCommand implements Callable<Integer> {
         AgentStepShape.STEP_HEADER, " ---: | ---: | ---: | ---: | --- | ---: |", rowStart, shapes, AgentStepShape::stepCells);
   }
 
+  /** The scale rows measured on both servers: what {@link ServerComparison} prints side by side. */
+  private ServerComparison comparison(Map<String, List<ScaleRun>> runs, Map<String, AgentStepShape> shapes,
+      Map<String, List<Double>> databaseBytes) {
+    ServerComparison c = new ServerComparison();
+    for (Map.Entry<String, List<ScaleRun>> e : runs.entrySet()) {
+      String key = e.getKey();
+      BenchmarkServer.Kind kind = BenchmarkServer.Kind.parse(key.substring(0, key.indexOf('|')));
+      String[] k = key.substring(nthLastBar(key, 3) + 1).split("\\|"); // latency | agents | per workflow
+      String jvm = key.contains("sticky=off") ? ", sticky off" : "";
+      String row = String.format(Locale.ROOT, "%,d agents, %s, L = %s ms%s%s", Integer.parseInt(k[1]),
+          k[2].equals("1") ? "a workflow per agent step" : "groups of " + k[2], k[0],
+          configurationsMeasured(runs) > 1 ? ", " + key.substring(key.indexOf('|') + 1, nthLastBar(key, 3)) : "", jvm);
+      List<ScaleRun> m = e.getValue();
+      AgentStepShape shape = shapes.get(key);
+      c.add(row, kind, new ServerComparison.Measured(median(m.stream().map(ScaleRun::agentStepsPerSecond).toList()),
+          median(m.stream().map(ScaleRun::workerCpuMs).toList()), median(m.stream().map(ScaleRun::serverCpuMs).toList()),
+          shape == null ? -1 : shape.perAgentStep(shape.events()),
+          shape == null ? -1 : shape.perAgentStep(shape.workflowTasks()),
+          databaseBytes.containsKey(key) ? median(databaseBytes.get(key)) : -1));
+    }
+    return c;
+  }
+
+  /** How many worker configurations (JVM, sticky, pollers) the scale rows span. */
+  private static long configurationsMeasured(Map<String, List<ScaleRun>> runs) {
+    return runs.keySet().stream().map(k -> k.substring(k.indexOf('|') + 1, nthLastBar(k, 3))).distinct().count();
+  }
+
   /** A table of what each configuration's histories say: its text, then a row per configuration. */
   private void shapeTable(String text, String header, String alignment, Map<String, String> rowStart,
       Map<String, AgentStepShape> shapes, java.util.function.Function<AgentStepShape, String> cells) {
     line(text);
     line("");
-    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + header);
-    line("| --- | --- | ---: | ---: | ---: | ---: |" + alignment);
+    line("| server | worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + header);
+    line("| --- | --- | --- | ---: | ---: | ---: | ---: |" + alignment);
     for (Map.Entry<String, AgentStepShape> e : shapes.entrySet()) {
       line(rowStart.get(e.getKey()) + " " + cells.apply(e.getValue()));
     }
@@ -653,6 +750,8 @@ final class BenchmarkCommand implements Callable<Integer> {
     io.temporal.client.WorkflowStub stub = startSimulation(input, id);
     long lastProgress = System.nanoTime();
     long lastEvents = -1;
+    long giveUpAt = timeLimitMinutes == null ? Long.MAX_VALUE
+        : System.nanoTime() + TimeUnit.MINUTES.toNanos(timeLimitMinutes);
     for (int wait = 1; ; wait++) {
       try {
         return stub.getResult(5, TimeUnit.SECONDS, SimulationResult.class);
@@ -663,6 +762,9 @@ final class BenchmarkCommand implements Callable<Integer> {
             ? FailingWorkflowTask.of(service, "default", id) : java.util.Optional.empty();
         if (failing.isPresent()) {
           reason = failing.get().describe();
+        } else if (System.nanoTime() > giveUpAt) {
+          reason = "not finished within " + timeLimitMinutes + " minutes (at " + stub.describe().getHistoryLength()
+              + " events of the simulation's current run)";
         } else if (!worker.alive()) {
           reason = "the worker exited; see " + worker.log();
         } else {
@@ -709,7 +811,7 @@ final class BenchmarkCommand implements Callable<Integer> {
    * started at once, and the time from the kill to the next completed activity is measured; the next
    * kill comes once that worker has done its share of the run's calls.
    */
-  private void recovery(int perWorkflow) throws Exception {
+  private ServerComparison.RecoveryOutcome recovery(int perWorkflow) throws Exception {
     int n = quick ? 50 : 200;
     int latency = 100;
     int simSteps = quick ? steps : Math.max(steps, 20);
@@ -753,35 +855,11 @@ final class BenchmarkCommand implements Callable<Integer> {
     boolean sameResult = reference.perStep().equals(r.perStep()) && reference.llmCalls() == r.llmCalls()
         && reference.usage().equals(r.usage());
 
-    Map<String, List<Integer>> executed = new HashMap<>();
-    List<String> journalLines = Files.readAllLines(journal);
-    for (String l : journalLines.subList(skip, journalLines.size())) {
-      String[] f = l.split("\t");
-      if (f[1].equals("start")) {
-        executed.computeIfAbsent(f[2] + "|" + f[7] + "|" + f[3], k -> new ArrayList<>()).add(Integer.parseInt(f[4]));
-      }
-    }
     Map<String, Integer> completed = CompletedActivities.byRun(client, id);
-    int ranAgainAfterCompletion = 0;
-    int retriedInFlight = 0;
-    // A completed call ran again if an attempt started after the one the history records as completed,
-    // or if one attempt started twice. Earlier attempts were in flight at a kill: retried, as
-    // at-least-once delivery allows (they may have finished on the dead worker, their results lost).
-    for (Map.Entry<String, Integer> e : completed.entrySet()) {
-      List<Integer> attempts = executed.getOrDefault(e.getKey(), List.of());
-      for (int a : attempts) {
-        if (e.getValue() != null && a > e.getValue()) {
-          ranAgainAfterCompletion++;
-        }
-      }
-      if (new HashSet<>(attempts).size() != attempts.size()) {
-        ranAgainAfterCompletion++;
-      }
-      if (e.getValue() != null && e.getValue() > 1) {
-        retriedInFlight++;
-      }
-    }
-    line("A " + n + "-agent CoT run (L = " + latency + " ms, " + simSteps + " steps, " + (perWorkflow == 1
+    int[] ranAgainAndRetried = ranAgain(journal, skip, completed);
+    int ranAgainAfterCompletion = ranAgainAndRetried[0];
+    int retriedInFlight = ranAgainAndRetried[1];
+    line("On the " + server.kind.label + ": a " + n + "-agent CoT run (L = " + latency + " ms, " + simSteps + " steps, " + (perWorkflow == 1
         ? "a workflow per agent step" : perWorkflow + " agents per workflow") + ", seed " + seed + ") whose worker "
         + "is killed with kill -9 " + killed.size() + " times; after each kill a new worker (a new JVM) is started "
         + "at once, and the next kill comes once it has completed a call and the run has gone on.");
@@ -815,18 +893,54 @@ final class BenchmarkCommand implements Callable<Integer> {
     line("| agent steps, LLM calls | " + r.agentSteps() + ", " + r.llmCalls() + " |");
     line("| result equal to the undisturbed run's | " + (sameResult ? "yes" : "**no**") + " |");
     line("");
+    return new ServerComparison.RecoveryOutcome(nextDone, ranAgainAfterCompletion, sameResult);
+  }
+
+  /**
+   * Checks an execution journal (from line {@code skip}) against the attempts that completed each call
+   * ({@link CompletedActivities#byRun}): {completed calls that ran again, calls retried after being in
+   * flight}. A completed call ran again if an attempt started after the one the history records as
+   * completed, or if one attempt started twice. Earlier attempts were in flight at a kill: retried, as
+   * at-least-once delivery allows (they may have finished on the dead worker, their results lost).
+   */
+  static int[] ranAgain(Path journal, int skip, Map<String, Integer> completed) throws IOException {
+    Map<String, List<Integer>> executed = new HashMap<>();
+    List<String> journalLines = Files.readAllLines(journal);
+    for (String l : journalLines.subList(skip, journalLines.size())) {
+      String[] f = l.split("\t");
+      if (f[1].equals("start")) {
+        executed.computeIfAbsent(f[2] + "|" + f[7] + "|" + f[3], k -> new ArrayList<>()).add(Integer.parseInt(f[4]));
+      }
+    }
+    int ranAgainAfterCompletion = 0;
+    int retriedInFlight = 0;
+    for (Map.Entry<String, Integer> e : completed.entrySet()) {
+      List<Integer> attempts = executed.getOrDefault(e.getKey(), List.of());
+      for (int a : attempts) {
+        if (e.getValue() != null && a > e.getValue()) {
+          ranAgainAfterCompletion++;
+        }
+      }
+      if (new HashSet<>(attempts).size() != attempts.size()) {
+        ranAgainAfterCompletion++;
+      }
+      if (e.getValue() != null && e.getValue() > 1) {
+        retriedInFlight++;
+      }
+    }
+    return new int[] {ranAgainAfterCompletion, retriedInFlight};
   }
 
   /** One kill of the recovery part: when, after how many calls, when its successor polled, and which. */
   private record RecoveryKill(long killedAt, long doneAtKill, long readyAt, Worker worker) {}
 
   /** When worker {@code pid} first completed an activity (epoch ms), or -1. */
-  private static long firstDone(Path journal, int skip, long pid) throws IOException {
+  static long firstDone(Path journal, int skip, long pid) throws IOException {
     return firstDoneWithAttempt(journal, skip, pid)[0];
   }
 
   /** When worker {@code pid} first completed an activity (epoch ms, -1 if never) and that attempt. */
-  private static long[] firstDoneWithAttempt(Path journal, int skip, long pid) throws IOException {
+  static long[] firstDoneWithAttempt(Path journal, int skip, long pid) throws IOException {
     long[] first = {-1, 0};
     try (Stream<String> lines = Files.lines(journal)) {
       lines.skip(skip).forEach(l -> {
@@ -844,7 +958,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** The machine's 1-minute load average, from /proc/loadavg, or "unknown". */
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
     } catch (IOException | RuntimeException e) {
@@ -992,7 +1106,7 @@ final class BenchmarkCommand implements Callable<Integer> {
 
   // ---------------------------------------------------------------------------- infrastructure
 
-  private SimulationInput simulationInput(int n, int simSteps, int latencyMs, Strategy s, int ttl) {
+  SimulationInput simulationInput(int n, int simSteps, int latencyMs, Strategy s, int ttl) {
     int side = Math.max(10, (int) Math.ceil(Math.sqrt(2.0 * n)));
     int cops = Math.max(1, n / 5);
     EpsteinParameters p = new EpsteinParameters(side, side, n - cops, cops, 5, 0.5, 0.1, 2.3, 30);
@@ -1008,46 +1122,46 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** Starts simulation {@code id} as simulate does (its workflow task timeout sized by its agents). */
-  private io.temporal.client.WorkflowStub startSimulation(SimulationInput input, String id) {
+  io.temporal.client.WorkflowStub startSimulation(SimulationInput input, String id) {
     io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).setWorkflowTaskTimeout(taskTimeout(input)).build());
     stub.start(input);
     return stub;
   }
 
-  private SimulationResult runSimulation(SimulationInput input, String id) {
+  SimulationResult runSimulation(SimulationInput input, String id) {
     return client.newWorkflowStub(SimulationWorkflow.class,
         WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id)
             .setWorkflowTaskTimeout(taskTimeout(input)).build()).run(input);
   }
 
+  /** The in-memory Temporal, for the parts that are not compared across servers. */
   private void startServer() throws Exception {
-    startServer("2g");
+    startServer(BenchmarkServer.Kind.IN_MEMORY, "2g");
   }
 
-  private void startServer(String heap) throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    server = ChildProcesses.start(heap, logs.resolve("dev-server.log").toFile(), Map.of(),
-        "dev-server", "--in-memory", "--port", Integer.toString(port));
-    if (!ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000)) {
-      throw new IllegalStateException("the embedded Temporal did not start; see " + logs.resolve("dev-server.log"));
-    }
+  /** A fresh server of {@code kind} (the dev server on a new SQLite file), and a client of it. */
+  private void startServer(BenchmarkServer.Kind kind, String heap) throws Exception {
+    server = BenchmarkServer.start(kind, heap, logs, temporalCli);
+    port = server.port;
+    connect();
+  }
+
+  /** A new client of the current server (after it was started again on its port). */
+  void connect() {
     service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
     client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
   }
 
   private void restartServer() throws Exception {
-    restartServer("2g");
+    restartServer(BenchmarkServer.Kind.IN_MEMORY, "2g");
   }
 
-  private void restartServer(String heap) throws Exception {
+  private void restartServer(BenchmarkServer.Kind kind, String heap) throws Exception {
     service.shutdownNow();
-    server.destroy();
-    server.waitFor(10, TimeUnit.SECONDS);
-    startServer(heap);
+    server.stop();
+    startServer(kind, heap);
   }
 
   private List<String> jvmsToMeasure() throws IOException {
@@ -1092,14 +1206,14 @@ final class BenchmarkCommand implements Callable<Integer> {
     return sorted[sorted.length / 2];
   }
 
-  private void line(String text) {
+  void line(String text) {
     System.out.println(text);
     System.out.flush();
     report.append(text).append('\n');
   }
 
   /** A worker in its own JVM, with its metrics endpoint sampled for heap and threads. */
-  private static final class Worker {
+  static final class Worker {
     private final Process process;
     private File log;
     private final int metricsPort;
