@@ -286,7 +286,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   private void overhead() throws Exception {
     long latency = 50;
     int runs = quick ? 5 : 20;
-    Worker worker = Worker.start(this, "overhead", ChildProcesses.javaBinary(), Map.of());
+    BenchmarkWorker worker = BenchmarkWorker.start(this, "overhead", ChildProcesses.javaBinary(), Map.of());
     try {
       AgentStepInput input = overheadInput("rules+" + latency + "ms");
       AgentStepWorkflow warm = client.newWorkflowStub(AgentStepWorkflow.class,
@@ -553,12 +553,12 @@ final class BenchmarkCommand implements Callable<Integer> {
                   // earlier runs slows the later ones down, and a 10,000-agent row needs its heap) and a
                   // fresh worker, warmed up.
                   restartServer(kind, heap);
-                  stack = new ScaleStack(Worker.start(this, "scale-" + javaLabel(configuration.java())
+                  stack = new ScaleStack(BenchmarkWorker.start(this, "scale-" + javaLabel(configuration.java())
                       .replaceAll("[^A-Za-z0-9]", "") + "-" + configuration.sticky() + "-" + configuration.pollers()
                       + "-" + System.nanoTime(), configuration.java(), configuration.env()));
                   warmUp();
                 }
-                Worker worker = stack.worker;
+                BenchmarkWorker worker = stack.worker;
                 worker.resetSamples();
                 String id = "bench-scale-" + n + "-" + latency + "-" + perWorkflow + "-" + System.nanoTime();
                 double workerCpu0 = cpuMillis(worker.pid());
@@ -708,17 +708,17 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** The worker's heap in the scale part: the 10,000-agent goal of issue 16 is to stay within 2 GB. */
-  private static final String WORKER_HEAP = "2g";
+  static final String WORKER_HEAP = "2g";
 
   /** Agent steps one embedded server of the scale part keeps before a fresh one is started. */
   private static final long SERVER_AGENT_STEPS = 120_000;
 
   /** A scale-part server's worker and the agent steps the server has run. */
   private static final class ScaleStack {
-    final Worker worker;
+    final BenchmarkWorker worker;
     long agentSteps;
 
-    ScaleStack(Worker worker) {
+    ScaleStack(BenchmarkWorker worker) {
       this.worker = worker;
     }
   }
@@ -746,7 +746,7 @@ final class BenchmarkCommand implements Callable<Integer> {
    * Runs a simulation and waits for it, but never forever: it gives up (terminating the run) when the
    * run's workflow task keeps failing, the worker has exited, or no agent step has ended for 10 minutes.
    */
-  private SimulationResult runWatched(SimulationInput input, String id, Worker worker) throws StuckRun {
+  private SimulationResult runWatched(SimulationInput input, String id, BenchmarkWorker worker) throws StuckRun {
     io.temporal.client.WorkflowStub stub = startSimulation(input, id);
     long lastProgress = System.nanoTime();
     long lastEvents = -1;
@@ -821,7 +821,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     Files.deleteIfExists(journal);
     Map<String, String> env = Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
     String shape = perWorkflow == 1 ? "per-step" : "group" + perWorkflow;
-    Worker worker = Worker.start(this, "recovery-" + shape + "-0", ChildProcesses.javaBinary(), env);
+    BenchmarkWorker worker = BenchmarkWorker.start(this, "recovery-" + shape + "-0", ChildProcesses.javaBinary(), env);
     String id = "bench-recovery-" + System.nanoTime();
     SimulationInput input = simulationInput(n, simSteps, latency, Strategy.COT, 1)
         .withAgentsPerWorkflow(perWorkflow);
@@ -847,7 +847,7 @@ final class BenchmarkCommand implements Callable<Integer> {
       long killedAt = System.currentTimeMillis();
       worker.kill();
       long doneAtKill = CompletedActivities.doneInJournal(journal, skip);
-      worker = Worker.start(this, "recovery-" + shape + "-" + (k + 1), ChildProcesses.javaBinary(), env);
+      worker = BenchmarkWorker.start(this, "recovery-" + shape + "-" + (k + 1), ChildProcesses.javaBinary(), env);
       killed.add(new RecoveryKill(killedAt, doneAtKill, System.currentTimeMillis(), worker));
     }
     SimulationResult r = stub.getResult(20, TimeUnit.MINUTES, SimulationResult.class);
@@ -932,7 +932,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** One kill of the recovery part: when, after how many calls, when its successor polled, and which. */
-  private record RecoveryKill(long killedAt, long doneAtKill, long readyAt, Worker worker) {}
+  private record RecoveryKill(long killedAt, long doneAtKill, long readyAt, BenchmarkWorker worker) {}
 
   /** When worker {@code pid} first completed an activity (epoch ms), or -1. */
   static long firstDone(Path journal, int skip, long pid) throws IOException {
@@ -977,7 +977,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   private void historyAndCost() throws Exception {
     int n = quick ? 20 : 50;
     int simSteps = quick ? 5 : 10;
-    Worker worker = Worker.start(this, "history", ChildProcesses.javaBinary(), Map.of());
+    BenchmarkWorker worker = BenchmarkWorker.start(this, "history", ChildProcesses.javaBinary(), Map.of());
     List<String[]> variants = List.of(new String[] {"cot", "1"}, new String[] {"react", "1"},
         new String[] {"rewoo", "1"}, new String[] {"rewoo", "3"}, new String[] {"rewoo", "5"});
     List<String> historyRows = new ArrayList<>();
@@ -1057,7 +1057,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     int n = 20;
     int total = quick ? 100 : 1000;
     int every = SimulationInput.DEFAULT_CONTINUE_AS_NEW_EVERY;
-    Worker worker = Worker.start(this, "fork", ChildProcesses.javaBinary(), Map.of());
+    BenchmarkWorker worker = BenchmarkWorker.start(this, "fork", ChildProcesses.javaBinary(), Map.of());
     String id = "bench-fork-" + System.nanoTime();
     long started = System.nanoTime();
     try {
@@ -1195,7 +1195,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     }
   }
 
-  private static String javaLabel(String java) {
+  static String javaLabel(String java) {
     int feature = javaFeature(java);
     return "JDK " + feature + (feature >= 21 ? ", virtual threads" : "");
   }
@@ -1210,129 +1210,5 @@ final class BenchmarkCommand implements Callable<Integer> {
     System.out.println(text);
     System.out.flush();
     report.append(text).append('\n');
-  }
-
-  /** A worker in its own JVM, with its metrics endpoint sampled for heap and threads. */
-  static final class Worker {
-    private final Process process;
-    private File log;
-    private final int metricsPort;
-    private final String label;
-    private final Thread sampler;
-    private volatile boolean sampling = true;
-    private volatile double maxHeap;
-    private volatile double maxThreads;
-
-    private Worker(Process process, int metricsPort, String label) {
-      this.process = process;
-      this.metricsPort = metricsPort;
-      this.label = label;
-      this.sampler = new Thread(this::sample, "benchmark-sampler");
-      sampler.setDaemon(true);
-    }
-
-    static Worker start(BenchmarkCommand bench, String name, String java, Map<String, String> extraEnv)
-        throws Exception {
-      int metricsPort;
-      try (ServerSocket s = new ServerSocket(0)) {
-        metricsPort = s.getLocalPort();
-      }
-      Map<String, String> env = new HashMap<>(extraEnv);
-      env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + bench.port);
-      env.put("DURABLE_AGENTS_METRICS_PORT", Integer.toString(metricsPort));
-      File log = bench.logs.resolve("worker-" + name + ".log").toFile();
-      Process p = ChildProcesses.start(java, javaFeature(java), WORKER_HEAP, log, env, "worker");
-      Worker w = new Worker(p, metricsPort, javaLabel(java));
-      w.log = log;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!w.healthy()) {
-        if (!p.isAlive() || System.nanoTime() > deadline) {
-          throw new IllegalStateException("the worker did not start; see " + log);
-        }
-        Thread.sleep(100);
-      }
-      w.sampler.start();
-      return w;
-    }
-
-    private boolean healthy() {
-      try {
-        return get("/health").statusCode() == 200;
-      } catch (IOException | InterruptedException e) {
-        return false;
-      }
-    }
-
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-      return HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
-              .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private void sample() {
-      Pattern heap = Pattern.compile("^jvm_memory_used_bytes\\{[^}]*area=\"heap\"[^}]*\\} ([0-9.eE+-]+)$",
-          Pattern.MULTILINE);
-      Pattern threads = Pattern.compile("^jvm_threads_live_threads(?:\\{[^}]*\\})? ([0-9.eE+-]+)$",
-          Pattern.MULTILINE);
-      while (sampling) {
-        try {
-          String body = get("/metrics").body();
-          double h = 0;
-          Matcher m = heap.matcher(body);
-          while (m.find()) {
-            h += Double.parseDouble(m.group(1));
-          }
-          maxHeap = Math.max(maxHeap, h);
-          Matcher t = threads.matcher(body);
-          if (t.find()) {
-            maxThreads = Math.max(maxThreads, Double.parseDouble(t.group(1)));
-          }
-          Thread.sleep(1000);
-        } catch (IOException | RuntimeException e) {
-          // the worker is busy or gone: try again
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }
-
-    long pid() {
-      return process.pid();
-    }
-
-    boolean alive() {
-      return process.isAlive();
-    }
-
-    /** The worker's log file. */
-    File log() {
-      return log;
-    }
-
-    void resetSamples() {
-      maxHeap = 0;
-      maxThreads = 0;
-    }
-
-    long maxHeapMb() {
-      return Math.round(maxHeap / (1 << 20));
-    }
-
-    long maxThreads() {
-      return Math.round(maxThreads);
-    }
-
-    void kill() throws InterruptedException {
-      sampling = false;
-      process.destroyForcibly().waitFor();
-    }
-
-    void stop() throws InterruptedException {
-      sampling = false;
-      process.destroy();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
-    }
   }
 }

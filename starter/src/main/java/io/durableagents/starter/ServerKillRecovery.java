@@ -43,7 +43,7 @@ final class ServerKillRecovery {
     Path journal = logs.resolve("journal-server-kill.log");
     Files.deleteIfExists(journal);
     Map<String, String> env = Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
-    BenchmarkCommand.Worker worker = BenchmarkCommand.Worker.start(bench, "server-kill-" + perWorkflow,
+    BenchmarkWorker worker = BenchmarkWorker.start(bench, "server-kill-" + perWorkflow,
         ChildProcesses.javaBinary(), env);
     List<ServerKill> killed = new ArrayList<>();
     SimulationResult reference;
