@@ -152,6 +152,10 @@ final class BenchmarkCommand implements Callable<Integer> {
           + "server (-Dtarget), with the rows' agent counts and steps at L = 0; compiled against this jar's SDK.")
   Path yardstick;
 
+  @Option(names = "--recovery-agents", paramLabel = "N",
+      description = "Agents and steps of the recovery part's runs, as N or N:STEPS (default: 200:20, --quick 50).")
+  String recoverySize;
+
   @Option(names = "--time-limit", paramLabel = "MINUTES",
       description = "Give up a scale row (terminating its run) after this many minutes (default: none).")
   Integer timeLimitMinutes;
@@ -265,7 +269,7 @@ final class BenchmarkCommand implements Callable<Integer> {
         if (serverKinds.contains(BenchmarkServer.Kind.DEV_SERVER)) {
           for (int perWorkflow : agentsPerWorkflow) {
             restartServer(BenchmarkServer.Kind.DEV_SERVER, "2g");
-            new ServerKillRecovery(this, logs).run(perWorkflow, quick ? 50 : 200, quick ? steps : Math.max(steps, 20));
+            new ServerKillRecovery(this, logs).run(perWorkflow, recoveryAgents(), recoverySteps());
           }
         }
       }
@@ -571,6 +575,16 @@ final class BenchmarkCommand implements Callable<Integer> {
                       .withAgentsPerWorkflow(perWorkflow), id, worker);
                 } catch (StuckRun e) {
                   stuck.put(key, e.getMessage());
+                  if (e.agentStepsDone >= 0) {
+                    // a row cut by --time-limit: its rate until then, marked in the tables
+                    double wall = (System.nanoTime() - t0) / 1e9;
+                    runs.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScaleRun(wall,
+                        e.agentStepsDone / wall, 0, worker.maxHeapMb(), worker.maxThreads(),
+                        (cpuMillis(worker.pid()) - workerCpu0) / Math.max(1, e.agentStepsDone),
+                        (server.cpuMillis() - serverCpu0) / Math.max(1, e.agentStepsDone)));
+                    rowStart.put(key, rowStart.get(key).replaceFirst("\\| (\\d+) \\|$",
+                        "| $1 (cut at " + timeLimitMinutes + " min: " + e.agentStepsDone + " agent steps) |"));
+                  }
                   System.out.printf(Locale.ROOT, "  round %d/%d: %s did not finish: %s%n", round + 1, repeat,
                       rowStart.get(key), e.getMessage());
                   stack.worker.stop();
@@ -598,9 +612,9 @@ final class BenchmarkCommand implements Callable<Integer> {
           if (yardstick != null && configuration == configurations.get(0)) {
             stack.worker.stop(); // the yardstick's own worker has the machine to itself
             stack = null;
-            for (int n : agents) {
-              yardstickLines.add(Yardstick.run(yardstick, logs, kind, port, n, steps, round));
-            }
+            // at the smallest agent count only: on the real server it takes minutes (bounded by --time-limit)
+            yardstickLines.add(Yardstick.run(yardstick, logs, kind, port, agents.get(0), steps, round,
+                timeLimitMinutes == null ? 20 : timeLimitMinutes));
           }
         } finally {
           if (stack != null) {
@@ -737,8 +751,12 @@ final class BenchmarkCommand implements Callable<Integer> {
 
   /** A scale-part run that did not finish: its workflow task kept failing, or its worker died. */
   private static final class StuckRun extends Exception {
-    StuckRun(String message) {
+    /** Agent steps done when a run was given up at its time limit, else -1. */
+    final long agentStepsDone;
+
+    StuckRun(String message, long agentStepsDone) {
       super(message);
+      this.agentStepsDone = agentStepsDone;
     }
   }
 
@@ -754,17 +772,30 @@ final class BenchmarkCommand implements Callable<Integer> {
         : System.nanoTime() + TimeUnit.MINUTES.toNanos(timeLimitMinutes);
     for (int wait = 1; ; wait++) {
       try {
-        return stub.getResult(5, TimeUnit.SECONDS, SimulationResult.class);
+        try {
+          return stub.getResult(5, TimeUnit.SECONDS, SimulationResult.class);
+        } catch (io.temporal.client.WorkflowServiceException e) {
+          // The real server answers a long poll of a workflow whose lock its children's starts and
+          // completions hold with RESOURCE_EXHAUSTED "Workflow is busy"; the SDK retries it until the
+          // poll's 5 s run out and then throws it: a wait like any other.
+          if (!(e.getCause() instanceof io.grpc.StatusRuntimeException s)
+              || s.getStatus().getCode() != io.grpc.Status.Code.RESOURCE_EXHAUSTED) {
+            throw e;
+          }
+          throw new java.util.concurrent.TimeoutException(e.getCause().getMessage());
+        }
       } catch (java.util.concurrent.TimeoutException e) {
         String reason = null;
+        long done = -1;
         // every 30 s (reading the history costs the server CPU that the row measures)
         java.util.Optional<FailingWorkflowTask> failing = wait % 6 == 0
             ? FailingWorkflowTask.of(service, "default", id) : java.util.Optional.empty();
         if (failing.isPresent()) {
           reason = failing.get().describe();
         } else if (System.nanoTime() > giveUpAt) {
-          reason = "not finished within " + timeLimitMinutes + " minutes (at " + stub.describe().getHistoryLength()
-              + " events of the simulation's current run)";
+          done = PartialRun.agentStepsDone(client, id, input.agentsPerWorkflow());
+          reason = "not finished within its time limit of " + timeLimitMinutes + " minutes: " + done
+              + " agent steps done by then";
         } else if (!worker.alive()) {
           reason = "the worker exited; see " + worker.log();
         } else {
@@ -782,7 +813,7 @@ final class BenchmarkCommand implements Callable<Integer> {
           } catch (RuntimeException ignored) {
             // it ended meanwhile
           }
-          throw new StuckRun(reason);
+          throw new StuckRun(reason, done);
         }
       }
     }
@@ -812,9 +843,9 @@ final class BenchmarkCommand implements Callable<Integer> {
    * kill comes once that worker has done its share of the run's calls.
    */
   private ServerComparison.RecoveryOutcome recovery(int perWorkflow) throws Exception {
-    int n = quick ? 50 : 200;
+    int n = recoveryAgents();
     int latency = 100;
-    int simSteps = quick ? steps : Math.max(steps, 20);
+    int simSteps = recoverySteps();
     long seed = System.nanoTime() % 1000;
     Random random = new Random(seed);
     Path journal = logs.resolve("journal-recovery.log");
@@ -929,6 +960,15 @@ final class BenchmarkCommand implements Callable<Integer> {
       }
     }
     return new int[] {ranAgainAfterCompletion, retriedInFlight};
+  }
+
+  private int recoveryAgents() {
+    return recoverySize != null ? Integer.parseInt(recoverySize.split(":")[0]) : quick ? 50 : 200;
+  }
+
+  private int recoverySteps() {
+    return recoverySize != null && recoverySize.contains(":") ? Integer.parseInt(recoverySize.split(":")[1])
+        : quick ? steps : Math.max(steps, 20);
   }
 
   /** One kill of the recovery part: when, after how many calls, when its successor polled, and which. */

@@ -24,20 +24,23 @@ final class Yardstick {
 
   private Yardstick() {}
 
-  /** Runs it with {@code agents} x {@code steps} at L = 0 on the server at {@code port}; a table row. */
-  static String run(Path dir, Path logs, BenchmarkServer.Kind kind, int port, int agents, int steps, int round)
-      throws Exception {
+  /**
+   * Runs it with {@code agents} x {@code steps} at L = 0 on the server at {@code port}, giving up after
+   * {@code timeLimitMinutes}; a table row.
+   */
+  static String run(Path dir, Path logs, BenchmarkServer.Kind kind, int port, int agents, int steps, int round,
+      int timeLimitMinutes) throws Exception {
     Path classes = compile(dir, logs);
     File log = logs.resolve("yardstick-" + kind.label + "-" + agents + ".log").toFile();
     Process p = new ProcessBuilder(ChildProcesses.javaBinary(), "-Xmx3g", "-Dlat=0",
         "-Dtarget=127.0.0.1:" + port, "-cp", classes + File.pathSeparator + ChildProcesses.classpath(), "b.Bench",
         Integer.toString(agents), Integer.toString(steps))
         .redirectErrorStream(true).redirectOutput(log).start();
-    if (!p.waitFor(20, TimeUnit.MINUTES)) {
+    if (!p.waitFor(timeLimitMinutes, TimeUnit.MINUTES)) {
       p.destroyForcibly().waitFor();
     }
     Matcher m = parse(Files.readString(log.toPath()));
-    String result = m == null ? "did not finish (see " + log + ") | -"
+    String result = m == null ? "did not finish in " + timeLimitMinutes + " min | -"
         : String.format(Locale.ROOT, "%.1f | %.1f", Double.parseDouble(m.group(3)), Double.parseDouble(m.group(2)));
     System.out.printf(Locale.ROOT, "  round %d: yardstick on the %s, %d agents: %s%n", round + 1, kind.label, agents,
         result);
