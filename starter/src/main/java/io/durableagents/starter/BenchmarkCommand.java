@@ -121,6 +121,11 @@ final class BenchmarkCommand implements Callable<Integer> {
       + "JVM, and a JDK 21+ from /usr/lib/jvm if this one is older, so that virtual threads are measured too).")
   List<String> jvms;
 
+  @Option(names = "--eager-llm-calls", split = ",", arity = "1", paramLabel = "BOOL",
+      description = "The scale part's worker with DURABLE_AGENTS_EAGER_LLM_CALLS set to each, side by side "
+          + "(default: false; false,true compares them).")
+  List<Boolean> eagerLlmCalls = List.of(false);
+
   @Option(names = "--no-sticky-comparison",
       description = "Skip the scale part's extra L = 0 rows with sticky execution off.")
   boolean noStickyComparison;
@@ -410,13 +415,20 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** One configuration of the scale part's worker: its JVM, sticky setting and pollers. */
-  private record ScaleWorker(String java, String sticky, Integer pollers) {
+  private record ScaleWorker(String java, String sticky, Integer pollers, boolean eagerLlmCalls) {
     Map<String, String> env() {
       Map<String, String> env = new java.util.HashMap<>(Map.of("DURABLE_AGENTS_STICKY", sticky));
       if (pollers != null) {
         env.put("DURABLE_AGENTS_POLLERS", Integer.toString(pollers));
       }
+      env.put(io.durableagents.worker.WorkerSettings.EAGER_LLM_CALLS, Boolean.toString(eagerLlmCalls));
       return env;
+    }
+
+    @Override
+    public String toString() {
+      return javaLabel(java) + ", sticky " + sticky + (pollers == null ? "" : ", " + pollers + " pollers")
+          + (eagerLlmCalls ? ", eager LLM calls" : ", LLM calls on their own queue");
     }
   }
 
@@ -516,13 +528,15 @@ final class BenchmarkCommand implements Callable<Integer> {
     List<ScaleWorker> configurations = new ArrayList<>();
     for (String java : javas) {
       for (Integer p : pollerCounts) {
-        configurations.add(new ScaleWorker(java, "auto", p));
+        for (boolean eager : eagerLlmCalls) {
+          configurations.add(new ScaleWorker(java, "auto", p, eager));
+        }
       }
     }
     // Side by side, on the first JVM at L = 0: sticky execution off, which replays every workflow's
     // history at each of its tasks (auto keeps it on: the embedded Temporal times sticky queues out).
     if (!noStickyComparison) {
-      configurations.add(new ScaleWorker(javas.get(0), "off", pollerCounts.get(0)));
+      configurations.add(new ScaleWorker(javas.get(0), "off", pollerCounts.get(0), eagerLlmCalls.get(0)));
     }
     String heap = serverHeap != null ? serverHeap
         : agents.stream().mapToInt(Integer::intValue).max().orElse(0) >= 2000 ? "10g" : "2g";
@@ -542,7 +556,8 @@ final class BenchmarkCommand implements Callable<Integer> {
               for (int perWorkflow : agentsPerWorkflow) {
                 String key = kind.label + "|" + configuration + "|" + latency + "|" + n + "|" + perWorkflow;
                 rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %d |", kind.label,
-                    javaLabel(configuration.java()), configuration.sticky().equals("off") ? "off" : "on (auto)",
+                    javaLabel(configuration.java()) + (configuration.eagerLlmCalls() ? ", eager LLM calls" : ""),
+                    configuration.sticky().equals("off") ? "off" : "on (auto)",
                     configuration.pollers() == null ? "5" : configuration.pollers().toString(), perWorkflow, n,
                     latency));
                 if (stuck.containsKey(key)) {

@@ -113,6 +113,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final CheckpointActivitiesImpl checkpointActivities;
   private final boolean stickyExecution;
   private final boolean eagerLlmCalls;
+  /** Activities one workflow task may take back eagerly with eager LLM calls: a group step's agents. */
+  static final int EAGER_CALLS_PER_WORKFLOW_TASK = 100;
   private final Double llmCallsPerSecond;
   private final int llmConcurrency;
   private final int workflowCacheSize;
@@ -297,6 +299,11 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       // A model call mostly waits on the network: many run at once (the SDK's default is 200). With
       // eager LLM calls the workflows' queue runs them, and eager dispatch needs a free slot there.
       builder.setMaxConcurrentActivityExecutionSize(llmConcurrency);
+    }
+    if (eagerLlmCalls && TaskQueues.AGENTS.equals(taskQueue)) {
+      // A group step schedules the first call of each of its agents in one workflow task: the SDK asks
+      // for at most 3 of them eagerly unless told more.
+      builder.setMaxEagerActivityReservationsPerWorkflowTask(EAGER_CALLS_PER_WORKFLOW_TASK);
     }
     if (!TaskQueues.LLM.equals(taskQueue)) {
       builder.setMaxConcurrentWorkflowTaskPollers(pollers);
