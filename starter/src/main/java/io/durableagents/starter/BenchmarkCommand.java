@@ -73,12 +73,16 @@ import picocli.CommandLine.Option;
  * The benchmark program: measures what durability costs and what parallelism and plan reuse save,
  * with a latency-injected model ({@code rules+<n>ms}: the offline rules model's deterministic answers
  * after a fixed delay), on the embedded Temporal in its own process, and prints Markdown tables.
- * Every comparison is measured side by side in the same run.
+ * Every comparison is measured side by side in the same run. The scale and recovery parts also run each
+ * row on the Temporal CLI's real dev server, taking turns ({@code --servers in-memory,dev-server}, the
+ * default where a CLI is found), and print the two side by side ({@link ServerComparison}).
  *
  * <pre>{@code
  * java -jar starter/target/durable-agents.jar benchmark                 # everything (about 15 min)
  * java -jar starter/target/durable-agents.jar benchmark --quick         # a smoke run (about 2 min)
  * java -jar starter/target/durable-agents.jar benchmark --parts overhead,parallel
+ * java -jar starter/target/durable-agents.jar benchmark --parts scale --servers in-memory,dev-server \
+ *     --agents 200,1000 --steps 3 --time-limit 3 --yardstick ../shared/naive-bench
  * }</pre>
  */
 @Command(name = "benchmark",
