@@ -469,9 +469,22 @@ public final class LocalTemporal implements AutoCloseable {
     return dataDir.resolve("run").resolve("ui-" + target.replaceAll("[^A-Za-z0-9.-]", "_"));
   }
 
-  /** What the dev server is given beyond the SDK's own flags: our search attributes, the UI's codec server. */
+  /**
+   * The dev server's dynamic configuration beyond the SDK's: eager activity execution (off by default in
+   * Temporal's server), so that an activity a workflow schedules on its own task queue, a tool call or an
+   * eager LLM call ({@code DURABLE_AGENTS_EAGER_LLM_CALLS}), goes back to the worker with its answer to the
+   * workflow task instead of through the task queue: one round trip and one database write fewer.
+   */
+  static final List<String> DYNAMIC_CONFIG = List.of("--dynamic-config-value",
+      "system.enableActivityEagerExecution=true");
+
+  /**
+   * What the dev server is given beyond the SDK's own flags: {@link #DYNAMIC_CONFIG}, our search
+   * attributes, the UI's codec server.
+   */
   static List<String> extraArgs(Settings s) {
-    List<String> args = new ArrayList<>(searchAttributeArgs());
+    List<String> args = new ArrayList<>(DYNAMIC_CONFIG);
+    args.addAll(searchAttributeArgs());
     if (s.uiCodecEndpoint() != null) {
       args.add("--ui-codec-endpoint");
       args.add(s.uiCodecEndpoint());

@@ -254,6 +254,8 @@ class LocalTemporalTest {
   void aUiCodecEndpointIsPassedToTheDevServerAndABadOneIsRefusedNamingTheOption() {
     LocalTemporal.Settings plain = settings(null, false);
     assertNull(after(LocalTemporal.extraArgs(plain), "--ui-codec-endpoint"));
+    assertEquals("system.enableActivityEagerExecution=true", after(LocalTemporal.extraArgs(plain),
+        "--dynamic-config-value"), "eager activity execution, off by default in Temporal's server");
     LocalTemporal.Settings decoding = plain.withUiCodecEndpoint(" http://127.0.0.1:8888 ");
     List<String> args = LocalTemporal.extraArgs(decoding);
     assertEquals("http://127.0.0.1:8888", after(args, "--ui-codec-endpoint"));

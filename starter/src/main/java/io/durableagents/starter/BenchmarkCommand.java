@@ -73,12 +73,16 @@ import picocli.CommandLine.Option;
  * The benchmark program: measures what durability costs and what parallelism and plan reuse save,
  * with a latency-injected model ({@code rules+<n>ms}: the offline rules model's deterministic answers
  * after a fixed delay), on the embedded Temporal in its own process, and prints Markdown tables.
- * Every comparison is measured side by side in the same run.
+ * Every comparison is measured side by side in the same run. The scale and recovery parts also run each
+ * row on the Temporal CLI's real dev server, taking turns ({@code --servers in-memory,dev-server}, the
+ * default where a CLI is found), and print the two side by side ({@link ServerComparison}).
  *
  * <pre>{@code
  * java -jar starter/target/durable-agents.jar benchmark                 # everything (about 15 min)
  * java -jar starter/target/durable-agents.jar benchmark --quick         # a smoke run (about 2 min)
  * java -jar starter/target/durable-agents.jar benchmark --parts overhead,parallel
+ * java -jar starter/target/durable-agents.jar benchmark --parts scale --servers in-memory,dev-server \
+ *     --agents 200,1000 --steps 3 --time-limit 3 --yardstick ../shared/naive-bench
  * }</pre>
  */
 @Command(name = "benchmark",
@@ -121,6 +125,11 @@ final class BenchmarkCommand implements Callable<Integer> {
       + "JVM, and a JDK 21+ from /usr/lib/jvm if this one is older, so that virtual threads are measured too).")
   List<String> jvms;
 
+  @Option(names = "--eager-llm-calls", split = ",", arity = "1", paramLabel = "BOOL",
+      description = "The scale part's worker with DURABLE_AGENTS_EAGER_LLM_CALLS set to each, side by side "
+          + "(default: false; false,true compares them).")
+  List<Boolean> eagerLlmCalls = List.of(false);
+
   @Option(names = "--no-sticky-comparison",
       description = "Skip the scale part's extra L = 0 rows with sticky execution off.")
   boolean noStickyComparison;
@@ -141,18 +150,39 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "Worker kills (kill -9) in each run of the recovery part (default: ${DEFAULT-VALUE}).")
   int kills;
 
+  @Option(names = "--servers", split = ",", paramLabel = "KIND",
+      description = "Temporals the scale and recovery parts run each row on, taking turns, side by side: in-memory "
+          + "(the embedded Java test server), dev-server (the Temporal CLI's dev server, a fresh SQLite file each "
+          + "time; its kill -9 is measured too). Default: both where a Temporal CLI is found, else in-memory.")
+  List<String> servers;
+
+  @Option(names = "--yardstick", paramLabel = "DIR",
+      description = "The yardstick ../shared/naive-bench: run it after the scale rows of each server, on the same "
+          + "server (-Dtarget), with the rows' agent counts and steps at L = 0; compiled against this jar's SDK.")
+  Path yardstick;
+
+  @Option(names = "--recovery-agents", paramLabel = "N",
+      description = "Agents and steps of the recovery part's runs, as N or N:STEPS (default: 200:20, --quick 50).")
+  String recoverySize;
+
+  @Option(names = "--time-limit", paramLabel = "MINUTES",
+      description = "Give up a scale row (terminating its run) after this many minutes (default: none).")
+  Integer timeLimitMinutes;
+
   @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
   boolean quick;
 
   @Option(names = {"-o", "--out"}, description = "Also write the tables to this Markdown file.")
   Path out;
 
-  private final Path logs = Path.of("runs", "benchmark");
+  final Path logs = Path.of("runs", "benchmark");
   private final StringBuilder report = new StringBuilder();
-  private int port;
-  private Process server;
-  private WorkflowServiceStubs service;
-  private WorkflowClient client;
+  int port;
+  BenchmarkServer server;
+  private List<BenchmarkServer.Kind> serverKinds = List.of(BenchmarkServer.Kind.IN_MEMORY);
+  private Path temporalCli;
+  WorkflowServiceStubs service;
+  WorkflowClient client;
 
   @Override
   public Integer call() throws Exception {
@@ -185,16 +215,27 @@ final class BenchmarkCommand implements Callable<Integer> {
       return 2;
     }
     Files.createDirectories(logs);
+    temporalCli = io.durableagents.devserver.TemporalCli.find(System.getenv(), Path.of("")).orElse(null);
+    try {
+      serverKinds = BenchmarkServer.kinds(servers, temporalCli, System.out::println);
+    } catch (IllegalArgumentException e) {
+      System.err.println("benchmark: " + e.getMessage());
+      return 2;
+    }
     startServer();
     try {
       line("# Durable Agents benchmarks");
       line("");
       line("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
           + (Runtime.getRuntime().maxMemory() >> 20) + " MB max heap for the driver; driver JVM "
-          + System.getProperty("java.vm.name") + " " + Runtime.version() + "; embedded Temporal "
-          + "(Temporal's Java test server) in its own JVM.");
+          + System.getProperty("java.vm.name") + " " + Runtime.version() + "; Temporal in its own process: "
+          + serverKinds.stream().map(k -> k == BenchmarkServer.Kind.IN_MEMORY ? "the in-memory one (Temporal's "
+              + "Java test server)" : "the Temporal CLI's dev server (" + temporalCli + ", SQLite)")
+              .collect(java.util.stream.Collectors.joining(" and ")) + ". Load average at the start: "
+          + loadAverage() + ".");
       line("Command: `java -jar starter/target/durable-agents.jar benchmark"
           + (quick ? " --quick" : "") + (parts.equals(PARTS) ? "" : " --parts " + String.join(",", parts))
+          + " --servers " + serverKinds.stream().map(k -> k.label).collect(java.util.stream.Collectors.joining(","))
           + "`");
       line("");
       if (parts.contains("parallel")) {
@@ -226,15 +267,24 @@ final class BenchmarkCommand implements Callable<Integer> {
             + io.durableagents.worker.DurableAgentsPlugin.DEADLOCK_DETECTION_TIMEOUT_MS / 1000 + " s. Load average "
             + "when the part started: " + loadAverage() + ".");
         line("");
+        ServerComparison.RecoveryRows byServer = new ServerComparison.RecoveryRows();
         for (int perWorkflow : agentsPerWorkflow) {
-          restartServer();
-          recovery(perWorkflow);
+          for (BenchmarkServer.Kind kind : serverKinds) {
+            restartServer(kind, "2g");
+            byServer.add(perWorkflow, kind, recovery(perWorkflow));
+          }
+        }
+        byServer.lines().forEach(this::line);
+        if (serverKinds.contains(BenchmarkServer.Kind.DEV_SERVER)) {
+          for (int perWorkflow : agentsPerWorkflow) {
+            restartServer(BenchmarkServer.Kind.DEV_SERVER, "2g");
+            new ServerKillRecovery(this, logs).run(perWorkflow, recoveryAgents(), recoverySteps());
+          }
         }
       }
     } finally {
       service.shutdownNow();
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
+      server.stop();
     }
     if (out != null) {
       Files.writeString(out, report.toString());
@@ -249,7 +299,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   private void overhead() throws Exception {
     long latency = 50;
     int runs = quick ? 5 : 20;
-    Worker worker = Worker.start(this, "overhead", ChildProcesses.javaBinary(), Map.of());
+    BenchmarkWorker worker = BenchmarkWorker.start(this, "overhead", ChildProcesses.javaBinary(), Map.of());
     try {
       AgentStepInput input = overheadInput("rules+" + latency + "ms");
       AgentStepWorkflow warm = client.newWorkflowStub(AgentStepWorkflow.class,
@@ -369,13 +419,20 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** One configuration of the scale part's worker: its JVM, sticky setting and pollers. */
-  private record ScaleWorker(String java, String sticky, Integer pollers) {
+  private record ScaleWorker(String java, String sticky, Integer pollers, boolean eagerLlmCalls) {
     Map<String, String> env() {
       Map<String, String> env = new java.util.HashMap<>(Map.of("DURABLE_AGENTS_STICKY", sticky));
       if (pollers != null) {
         env.put("DURABLE_AGENTS_POLLERS", Integer.toString(pollers));
       }
+      env.put(io.durableagents.worker.WorkerSettings.EAGER_LLM_CALLS, Boolean.toString(eagerLlmCalls));
       return env;
+    }
+
+    @Override
+    public String toString() {
+      return javaLabel(java) + ", sticky " + sticky + (pollers == null ? "" : ", " + pollers + " pollers")
+          + (eagerLlmCalls ? ", eager LLM calls" : ", LLM calls on their own queue");
     }
   }
 
@@ -475,13 +532,15 @@ final class BenchmarkCommand implements Callable<Integer> {
     List<ScaleWorker> configurations = new ArrayList<>();
     for (String java : javas) {
       for (Integer p : pollerCounts) {
-        configurations.add(new ScaleWorker(java, "auto", p));
+        for (boolean eager : eagerLlmCalls) {
+          configurations.add(new ScaleWorker(java, "auto", p, eager));
+        }
       }
     }
     // Side by side, on the first JVM at L = 0: sticky execution off, which replays every workflow's
     // history at each of its tasks (auto keeps it on: the embedded Temporal times sticky queues out).
     if (!noStickyComparison) {
-      configurations.add(new ScaleWorker(javas.get(0), "off", pollerCounts.get(0)));
+      configurations.add(new ScaleWorker(javas.get(0), "off", pollerCounts.get(0), eagerLlmCalls.get(0)));
     }
     String heap = serverHeap != null ? serverHeap
         : agents.stream().mapToInt(Integer::intValue).max().orElse(0) >= 2000 ? "10g" : "2g";
@@ -489,16 +548,20 @@ final class BenchmarkCommand implements Callable<Integer> {
     Map<String, String> rowStart = new LinkedHashMap<>();
     Map<String, AgentStepShape> shapes = new LinkedHashMap<>();
     Map<String, String> stuck = new LinkedHashMap<>();
+    Map<String, List<Double>> databaseBytes = new LinkedHashMap<>();
+    List<String> yardstickLines = new ArrayList<>();
     for (int round = 0; round < repeat; round++) {
       for (ScaleWorker configuration : configurations) {
+       for (BenchmarkServer.Kind kind : serverKinds) {
         ScaleStack stack = null;
         try {
           for (int latency : configuration.sticky().equals("off") ? List.of(0) : latencies) {
             for (int n : agents) {
               for (int perWorkflow : agentsPerWorkflow) {
-                String key = configuration + "|" + latency + "|" + n + "|" + perWorkflow;
-                rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %d |",
-                    javaLabel(configuration.java()), configuration.sticky().equals("off") ? "off" : "on (auto)",
+                String key = kind.label + "|" + configuration + "|" + latency + "|" + n + "|" + perWorkflow;
+                rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %d |", kind.label,
+                    javaLabel(configuration.java()) + (configuration.eagerLlmCalls() ? ", eager LLM calls" : ""),
+                    configuration.sticky().equals("off") ? "off" : "on (auto)",
                     configuration.pollers() == null ? "5" : configuration.pollers().toString(), perWorkflow, n,
                     latency));
                 if (stuck.containsKey(key)) {
@@ -512,17 +575,18 @@ final class BenchmarkCommand implements Callable<Integer> {
                   // A fresh embedded server (it keeps every finished workflow in memory: a server grown by
                   // earlier runs slows the later ones down, and a 10,000-agent row needs its heap) and a
                   // fresh worker, warmed up.
-                  restartServer(heap);
-                  stack = new ScaleStack(Worker.start(this, "scale-" + javaLabel(configuration.java())
+                  restartServer(kind, heap);
+                  stack = new ScaleStack(BenchmarkWorker.start(this, "scale-" + javaLabel(configuration.java())
                       .replaceAll("[^A-Za-z0-9]", "") + "-" + configuration.sticky() + "-" + configuration.pollers()
                       + "-" + System.nanoTime(), configuration.java(), configuration.env()));
                   warmUp();
                 }
-                Worker worker = stack.worker;
+                BenchmarkWorker worker = stack.worker;
                 worker.resetSamples();
                 String id = "bench-scale-" + n + "-" + latency + "-" + perWorkflow + "-" + System.nanoTime();
                 double workerCpu0 = cpuMillis(worker.pid());
-                double serverCpu0 = cpuMillis(server.pid());
+                double serverCpu0 = server.cpuMillis();
+                long database0 = server.databaseBytes();
                 long t0 = System.nanoTime();
                 SimulationResult r;
                 try {
@@ -530,6 +594,16 @@ final class BenchmarkCommand implements Callable<Integer> {
                       .withAgentsPerWorkflow(perWorkflow), id, worker);
                 } catch (StuckRun e) {
                   stuck.put(key, e.getMessage());
+                  if (e.agentStepsDone >= 0) {
+                    // a row cut by --time-limit: its rate until then, marked in the tables
+                    double wall = (System.nanoTime() - t0) / 1e9;
+                    runs.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScaleRun(wall,
+                        e.agentStepsDone / wall, 0, worker.maxHeapMb(), worker.maxThreads(),
+                        (cpuMillis(worker.pid()) - workerCpu0) / Math.max(1, e.agentStepsDone),
+                        (server.cpuMillis() - serverCpu0) / Math.max(1, e.agentStepsDone)));
+                    rowStart.put(key, rowStart.get(key).replaceFirst("\\| (\\d+) \\|$",
+                        "| $1 (cut at " + timeLimitMinutes + " min: " + e.agentStepsDone + " agent steps) |"));
+                  }
                   System.out.printf(Locale.ROOT, "  round %d/%d: %s did not finish: %s%n", round + 1, repeat,
                       rowStart.get(key), e.getMessage());
                   stack.worker.stop();
@@ -539,7 +613,11 @@ final class BenchmarkCommand implements Callable<Integer> {
                 stack.agentSteps += rowAgentSteps;
                 double wall = (System.nanoTime() - t0) / 1e9;
                 double workerCpu = (cpuMillis(worker.pid()) - workerCpu0) / r.agentSteps();
-                double serverCpu = (cpuMillis(server.pid()) - serverCpu0) / r.agentSteps();
+                double serverCpu = (server.cpuMillis() - serverCpu0) / r.agentSteps();
+                if (kind == BenchmarkServer.Kind.DEV_SERVER) {
+                  databaseBytes.computeIfAbsent(key, k -> new ArrayList<>())
+                      .add((double) (server.databaseBytes() - database0) / r.agentSteps());
+                }
                 runs.computeIfAbsent(key, k -> new ArrayList<>()).add(new ScaleRun(wall, r.agentSteps() / wall,
                     r.llmCalls(), worker.maxHeapMb(), worker.maxThreads(), workerCpu, serverCpu));
                 if (!shapes.containsKey(key)) {
@@ -550,24 +628,32 @@ final class BenchmarkCommand implements Callable<Integer> {
               }
             }
           }
+          if (yardstick != null && configuration == configurations.get(0)) {
+            stack.worker.stop(); // the yardstick's own worker has the machine to itself
+            stack = null;
+            // at the smallest agent count only: on the real server it takes minutes (bounded by --time-limit)
+            yardstickLines.add(Yardstick.run(yardstick, logs, kind, port, agents.get(0), steps, round,
+                timeLimitMinutes == null ? 20 : timeLimitMinutes));
+          }
         } finally {
           if (stack != null) {
             stack.worker.stop();
           }
         }
+       }
       }
     }
-    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | wall (s) | agent steps/s "
+    line("| server | worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | wall (s) | agent steps/s "
         + "| critical path (s) | wall / critical path | CPU ms per agent step (worker + server) | LLM calls "
         + "| max heap (MB) | max threads |");
-    line("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    line("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (Map.Entry<String, String> row : rowStart.entrySet()) {
       List<ScaleRun> measured = runs.get(row.getKey());
       if (measured == null) {
         line(row.getValue() + " did not finish: " + stuck.get(row.getKey()) + " | | | | | | | |");
         continue;
       }
-      int latency = Integer.parseInt(row.getKey().split("\\|")[1]);
+      int latency = Integer.parseInt(row.getKey().split("\\|")[2]);
       double critical = steps * 2 * latency / 1000.0;
       double wall = median(measured.stream().map(ScaleRun::wall).toList());
       line(String.format(Locale.ROOT, "%s %.1f | %s | %s | %s | %.1f + %.1f | %d | %d | %d |", row.getValue(),
@@ -585,6 +671,22 @@ final class BenchmarkCommand implements Callable<Integer> {
     for (String growth : growthLines(runs)) {
       line(growth);
     }
+    if (serverKinds.size() > 1) {
+      line("The same rows on the two servers, side by side (medians; the ratio is the dev server's agent steps/s "
+          + "over the in-memory one's; events and workflow tasks per agent step read from each run's histories; "
+          + "SQLite bytes: the growth of the dev server's database file and its journal over the run, per agent step):");
+      line("");
+      comparison(runs, shapes, databaseBytes).lines().forEach(this::line);
+    }
+    if (!yardstickLines.isEmpty()) {
+      line("The yardstick (`" + yardstick + "`, L = 0, its agent steps per second), run on each server after its "
+          + "rows (`-Dtarget`), compiled against this jar's SDK:");
+      line("");
+      line("| round | server | agents | steps | agent steps/s | wall (s) |");
+      line("| ---: | --- | ---: | ---: | ---: | ---: |");
+      yardstickLines.forEach(this::line);
+      line("");
+    }
     shapeTable("What each configuration's simulation cost Temporal per agent step, read from its histories "
         + "after the run (every workflow of the simulation: its runs and the agent or group step workflows it "
         + "started), and the bytes of an agent step's input and result (`agentStepBytes` in its result).",
@@ -597,13 +699,41 @@ final class BenchmarkCommand implements Callable<Integer> {
         AgentStepShape.STEP_HEADER, " ---: | ---: | ---: | ---: | --- | ---: |", rowStart, shapes, AgentStepShape::stepCells);
   }
 
+  /** The scale rows measured on both servers: what {@link ServerComparison} prints side by side. */
+  private ServerComparison comparison(Map<String, List<ScaleRun>> runs, Map<String, AgentStepShape> shapes,
+      Map<String, List<Double>> databaseBytes) {
+    ServerComparison c = new ServerComparison();
+    for (Map.Entry<String, List<ScaleRun>> e : runs.entrySet()) {
+      String key = e.getKey();
+      BenchmarkServer.Kind kind = BenchmarkServer.Kind.parse(key.substring(0, key.indexOf('|')));
+      String[] k = key.substring(nthLastBar(key, 3) + 1).split("\\|"); // latency | agents | per workflow
+      String jvm = key.contains("sticky=off") ? ", sticky off" : "";
+      String row = String.format(Locale.ROOT, "%,d agents, %s, L = %s ms%s%s", Integer.parseInt(k[1]),
+          k[2].equals("1") ? "a workflow per agent step" : "groups of " + k[2], k[0],
+          configurationsMeasured(runs) > 1 ? ", " + key.substring(key.indexOf('|') + 1, nthLastBar(key, 3)) : "", jvm);
+      List<ScaleRun> m = e.getValue();
+      AgentStepShape shape = shapes.get(key);
+      c.add(row, kind, new ServerComparison.Measured(median(m.stream().map(ScaleRun::agentStepsPerSecond).toList()),
+          median(m.stream().map(ScaleRun::workerCpuMs).toList()), median(m.stream().map(ScaleRun::serverCpuMs).toList()),
+          shape == null ? -1 : shape.perAgentStep(shape.events()),
+          shape == null ? -1 : shape.perAgentStep(shape.workflowTasks()),
+          databaseBytes.containsKey(key) ? median(databaseBytes.get(key)) : -1));
+    }
+    return c;
+  }
+
+  /** How many worker configurations (JVM, sticky, pollers) the scale rows span. */
+  private static long configurationsMeasured(Map<String, List<ScaleRun>> runs) {
+    return runs.keySet().stream().map(k -> k.substring(k.indexOf('|') + 1, nthLastBar(k, 3))).distinct().count();
+  }
+
   /** A table of what each configuration's histories say: its text, then a row per configuration. */
   private void shapeTable(String text, String header, String alignment, Map<String, String> rowStart,
       Map<String, AgentStepShape> shapes, java.util.function.Function<AgentStepShape, String> cells) {
     line(text);
     line("");
-    line("| worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + header);
-    line("| --- | --- | ---: | ---: | ---: | ---: |" + alignment);
+    line("| server | worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + header);
+    line("| --- | --- | --- | ---: | ---: | ---: | ---: |" + alignment);
     for (Map.Entry<String, AgentStepShape> e : shapes.entrySet()) {
       line(rowStart.get(e.getKey()) + " " + cells.apply(e.getValue()));
     }
@@ -611,17 +741,17 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** The worker's heap in the scale part: the 10,000-agent goal of issue 16 is to stay within 2 GB. */
-  private static final String WORKER_HEAP = "2g";
+  static final String WORKER_HEAP = "2g";
 
   /** Agent steps one embedded server of the scale part keeps before a fresh one is started. */
   private static final long SERVER_AGENT_STEPS = 120_000;
 
   /** A scale-part server's worker and the agent steps the server has run. */
   private static final class ScaleStack {
-    final Worker worker;
+    final BenchmarkWorker worker;
     long agentSteps;
 
-    ScaleStack(Worker worker) {
+    ScaleStack(BenchmarkWorker worker) {
       this.worker = worker;
     }
   }
@@ -640,8 +770,12 @@ final class BenchmarkCommand implements Callable<Integer> {
 
   /** A scale-part run that did not finish: its workflow task kept failing, or its worker died. */
   private static final class StuckRun extends Exception {
-    StuckRun(String message) {
+    /** Agent steps done when a run was given up at its time limit, else -1. */
+    final long agentStepsDone;
+
+    StuckRun(String message, long agentStepsDone) {
       super(message);
+      this.agentStepsDone = agentStepsDone;
     }
   }
 
@@ -649,20 +783,38 @@ final class BenchmarkCommand implements Callable<Integer> {
    * Runs a simulation and waits for it, but never forever: it gives up (terminating the run) when the
    * run's workflow task keeps failing, the worker has exited, or no agent step has ended for 10 minutes.
    */
-  private SimulationResult runWatched(SimulationInput input, String id, Worker worker) throws StuckRun {
+  private SimulationResult runWatched(SimulationInput input, String id, BenchmarkWorker worker) throws StuckRun {
     io.temporal.client.WorkflowStub stub = startSimulation(input, id);
     long lastProgress = System.nanoTime();
     long lastEvents = -1;
+    long giveUpAt = timeLimitMinutes == null ? Long.MAX_VALUE
+        : System.nanoTime() + TimeUnit.MINUTES.toNanos(timeLimitMinutes);
     for (int wait = 1; ; wait++) {
       try {
-        return stub.getResult(5, TimeUnit.SECONDS, SimulationResult.class);
+        try {
+          return stub.getResult(5, TimeUnit.SECONDS, SimulationResult.class);
+        } catch (io.temporal.client.WorkflowServiceException e) {
+          // The real server answers a long poll of a workflow whose lock its children's starts and
+          // completions hold with RESOURCE_EXHAUSTED "Workflow is busy"; the SDK retries it until the
+          // poll's 5 s run out and then throws it: a wait like any other.
+          if (!(e.getCause() instanceof io.grpc.StatusRuntimeException s)
+              || s.getStatus().getCode() != io.grpc.Status.Code.RESOURCE_EXHAUSTED) {
+            throw e;
+          }
+          throw new java.util.concurrent.TimeoutException(e.getCause().getMessage());
+        }
       } catch (java.util.concurrent.TimeoutException e) {
         String reason = null;
+        long done = -1;
         // every 30 s (reading the history costs the server CPU that the row measures)
         java.util.Optional<FailingWorkflowTask> failing = wait % 6 == 0
             ? FailingWorkflowTask.of(service, "default", id) : java.util.Optional.empty();
         if (failing.isPresent()) {
           reason = failing.get().describe();
+        } else if (System.nanoTime() > giveUpAt) {
+          done = PartialRun.agentStepsDone(client, id, input.agentsPerWorkflow());
+          reason = "not finished within its time limit of " + timeLimitMinutes + " minutes: " + done
+              + " agent steps done by then";
         } else if (!worker.alive()) {
           reason = "the worker exited; see " + worker.log();
         } else {
@@ -680,7 +832,7 @@ final class BenchmarkCommand implements Callable<Integer> {
           } catch (RuntimeException ignored) {
             // it ended meanwhile
           }
-          throw new StuckRun(reason);
+          throw new StuckRun(reason, done);
         }
       }
     }
@@ -709,17 +861,17 @@ final class BenchmarkCommand implements Callable<Integer> {
    * started at once, and the time from the kill to the next completed activity is measured; the next
    * kill comes once that worker has done its share of the run's calls.
    */
-  private void recovery(int perWorkflow) throws Exception {
-    int n = quick ? 50 : 200;
+  private ServerComparison.RecoveryOutcome recovery(int perWorkflow) throws Exception {
+    int n = recoveryAgents();
     int latency = 100;
-    int simSteps = quick ? steps : Math.max(steps, 20);
+    int simSteps = recoverySteps();
     long seed = System.nanoTime() % 1000;
     Random random = new Random(seed);
     Path journal = logs.resolve("journal-recovery.log");
     Files.deleteIfExists(journal);
     Map<String, String> env = Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
     String shape = perWorkflow == 1 ? "per-step" : "group" + perWorkflow;
-    Worker worker = Worker.start(this, "recovery-" + shape + "-0", ChildProcesses.javaBinary(), env);
+    BenchmarkWorker worker = BenchmarkWorker.start(this, "recovery-" + shape + "-0", ChildProcesses.javaBinary(), env);
     String id = "bench-recovery-" + System.nanoTime();
     SimulationInput input = simulationInput(n, simSteps, latency, Strategy.COT, 1)
         .withAgentsPerWorkflow(perWorkflow);
@@ -745,7 +897,7 @@ final class BenchmarkCommand implements Callable<Integer> {
       long killedAt = System.currentTimeMillis();
       worker.kill();
       long doneAtKill = CompletedActivities.doneInJournal(journal, skip);
-      worker = Worker.start(this, "recovery-" + shape + "-" + (k + 1), ChildProcesses.javaBinary(), env);
+      worker = BenchmarkWorker.start(this, "recovery-" + shape + "-" + (k + 1), ChildProcesses.javaBinary(), env);
       killed.add(new RecoveryKill(killedAt, doneAtKill, System.currentTimeMillis(), worker));
     }
     SimulationResult r = stub.getResult(20, TimeUnit.MINUTES, SimulationResult.class);
@@ -753,35 +905,11 @@ final class BenchmarkCommand implements Callable<Integer> {
     boolean sameResult = reference.perStep().equals(r.perStep()) && reference.llmCalls() == r.llmCalls()
         && reference.usage().equals(r.usage());
 
-    Map<String, List<Integer>> executed = new HashMap<>();
-    List<String> journalLines = Files.readAllLines(journal);
-    for (String l : journalLines.subList(skip, journalLines.size())) {
-      String[] f = l.split("\t");
-      if (f[1].equals("start")) {
-        executed.computeIfAbsent(f[2] + "|" + f[7] + "|" + f[3], k -> new ArrayList<>()).add(Integer.parseInt(f[4]));
-      }
-    }
     Map<String, Integer> completed = CompletedActivities.byRun(client, id);
-    int ranAgainAfterCompletion = 0;
-    int retriedInFlight = 0;
-    // A completed call ran again if an attempt started after the one the history records as completed,
-    // or if one attempt started twice. Earlier attempts were in flight at a kill: retried, as
-    // at-least-once delivery allows (they may have finished on the dead worker, their results lost).
-    for (Map.Entry<String, Integer> e : completed.entrySet()) {
-      List<Integer> attempts = executed.getOrDefault(e.getKey(), List.of());
-      for (int a : attempts) {
-        if (e.getValue() != null && a > e.getValue()) {
-          ranAgainAfterCompletion++;
-        }
-      }
-      if (new HashSet<>(attempts).size() != attempts.size()) {
-        ranAgainAfterCompletion++;
-      }
-      if (e.getValue() != null && e.getValue() > 1) {
-        retriedInFlight++;
-      }
-    }
-    line("A " + n + "-agent CoT run (L = " + latency + " ms, " + simSteps + " steps, " + (perWorkflow == 1
+    int[] ranAgainAndRetried = ranAgain(journal, skip, completed);
+    int ranAgainAfterCompletion = ranAgainAndRetried[0];
+    int retriedInFlight = ranAgainAndRetried[1];
+    line("On the " + server.kind.label + ": a " + n + "-agent CoT run (L = " + latency + " ms, " + simSteps + " steps, " + (perWorkflow == 1
         ? "a workflow per agent step" : perWorkflow + " agents per workflow") + ", seed " + seed + ") whose worker "
         + "is killed with kill -9 " + killed.size() + " times; after each kill a new worker (a new JVM) is started "
         + "at once, and the next kill comes once it has completed a call and the run has gone on.");
@@ -815,18 +943,63 @@ final class BenchmarkCommand implements Callable<Integer> {
     line("| agent steps, LLM calls | " + r.agentSteps() + ", " + r.llmCalls() + " |");
     line("| result equal to the undisturbed run's | " + (sameResult ? "yes" : "**no**") + " |");
     line("");
+    return new ServerComparison.RecoveryOutcome(nextDone, ranAgainAfterCompletion, sameResult);
+  }
+
+  /**
+   * Checks an execution journal (from line {@code skip}) against the attempts that completed each call
+   * ({@link CompletedActivities#byRun}): {completed calls that ran again, calls retried after being in
+   * flight}. A completed call ran again if an attempt started after the one the history records as
+   * completed, or if one attempt started twice. Earlier attempts were in flight at a kill: retried, as
+   * at-least-once delivery allows (they may have finished on the dead worker, their results lost).
+   */
+  static int[] ranAgain(Path journal, int skip, Map<String, Integer> completed) throws IOException {
+    Map<String, List<Integer>> executed = new HashMap<>();
+    List<String> journalLines = Files.readAllLines(journal);
+    for (String l : journalLines.subList(skip, journalLines.size())) {
+      String[] f = l.split("\t");
+      if (f[1].equals("start")) {
+        executed.computeIfAbsent(f[2] + "|" + f[7] + "|" + f[3], k -> new ArrayList<>()).add(Integer.parseInt(f[4]));
+      }
+    }
+    int ranAgainAfterCompletion = 0;
+    int retriedInFlight = 0;
+    for (Map.Entry<String, Integer> e : completed.entrySet()) {
+      List<Integer> attempts = executed.getOrDefault(e.getKey(), List.of());
+      for (int a : attempts) {
+        if (e.getValue() != null && a > e.getValue()) {
+          ranAgainAfterCompletion++;
+        }
+      }
+      if (new HashSet<>(attempts).size() != attempts.size()) {
+        ranAgainAfterCompletion++;
+      }
+      if (e.getValue() != null && e.getValue() > 1) {
+        retriedInFlight++;
+      }
+    }
+    return new int[] {ranAgainAfterCompletion, retriedInFlight};
+  }
+
+  private int recoveryAgents() {
+    return recoverySize != null ? Integer.parseInt(recoverySize.split(":")[0]) : quick ? 50 : 200;
+  }
+
+  private int recoverySteps() {
+    return recoverySize != null && recoverySize.contains(":") ? Integer.parseInt(recoverySize.split(":")[1])
+        : quick ? steps : Math.max(steps, 20);
   }
 
   /** One kill of the recovery part: when, after how many calls, when its successor polled, and which. */
-  private record RecoveryKill(long killedAt, long doneAtKill, long readyAt, Worker worker) {}
+  private record RecoveryKill(long killedAt, long doneAtKill, long readyAt, BenchmarkWorker worker) {}
 
   /** When worker {@code pid} first completed an activity (epoch ms), or -1. */
-  private static long firstDone(Path journal, int skip, long pid) throws IOException {
+  static long firstDone(Path journal, int skip, long pid) throws IOException {
     return firstDoneWithAttempt(journal, skip, pid)[0];
   }
 
   /** When worker {@code pid} first completed an activity (epoch ms, -1 if never) and that attempt. */
-  private static long[] firstDoneWithAttempt(Path journal, int skip, long pid) throws IOException {
+  static long[] firstDoneWithAttempt(Path journal, int skip, long pid) throws IOException {
     long[] first = {-1, 0};
     try (Stream<String> lines = Files.lines(journal)) {
       lines.skip(skip).forEach(l -> {
@@ -844,7 +1017,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** The machine's 1-minute load average, from /proc/loadavg, or "unknown". */
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
     } catch (IOException | RuntimeException e) {
@@ -863,7 +1036,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   private void historyAndCost() throws Exception {
     int n = quick ? 20 : 50;
     int simSteps = quick ? 5 : 10;
-    Worker worker = Worker.start(this, "history", ChildProcesses.javaBinary(), Map.of());
+    BenchmarkWorker worker = BenchmarkWorker.start(this, "history", ChildProcesses.javaBinary(), Map.of());
     List<String[]> variants = List.of(new String[] {"cot", "1"}, new String[] {"react", "1"},
         new String[] {"rewoo", "1"}, new String[] {"rewoo", "3"}, new String[] {"rewoo", "5"});
     List<String> historyRows = new ArrayList<>();
@@ -943,7 +1116,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     int n = 20;
     int total = quick ? 100 : 1000;
     int every = SimulationInput.DEFAULT_CONTINUE_AS_NEW_EVERY;
-    Worker worker = Worker.start(this, "fork", ChildProcesses.javaBinary(), Map.of());
+    BenchmarkWorker worker = BenchmarkWorker.start(this, "fork", ChildProcesses.javaBinary(), Map.of());
     String id = "bench-fork-" + System.nanoTime();
     long started = System.nanoTime();
     try {
@@ -992,7 +1165,7 @@ final class BenchmarkCommand implements Callable<Integer> {
 
   // ---------------------------------------------------------------------------- infrastructure
 
-  private SimulationInput simulationInput(int n, int simSteps, int latencyMs, Strategy s, int ttl) {
+  SimulationInput simulationInput(int n, int simSteps, int latencyMs, Strategy s, int ttl) {
     int side = Math.max(10, (int) Math.ceil(Math.sqrt(2.0 * n)));
     int cops = Math.max(1, n / 5);
     EpsteinParameters p = new EpsteinParameters(side, side, n - cops, cops, 5, 0.5, 0.1, 2.3, 30);
@@ -1008,46 +1181,46 @@ final class BenchmarkCommand implements Callable<Integer> {
   }
 
   /** Starts simulation {@code id} as simulate does (its workflow task timeout sized by its agents). */
-  private io.temporal.client.WorkflowStub startSimulation(SimulationInput input, String id) {
+  io.temporal.client.WorkflowStub startSimulation(SimulationInput input, String id) {
     io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).setWorkflowTaskTimeout(taskTimeout(input)).build());
     stub.start(input);
     return stub;
   }
 
-  private SimulationResult runSimulation(SimulationInput input, String id) {
+  SimulationResult runSimulation(SimulationInput input, String id) {
     return client.newWorkflowStub(SimulationWorkflow.class,
         WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id)
             .setWorkflowTaskTimeout(taskTimeout(input)).build()).run(input);
   }
 
+  /** The in-memory Temporal, for the parts that are not compared across servers. */
   private void startServer() throws Exception {
-    startServer("2g");
+    startServer(BenchmarkServer.Kind.IN_MEMORY, "2g");
   }
 
-  private void startServer(String heap) throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    server = ChildProcesses.start(heap, logs.resolve("dev-server.log").toFile(), Map.of(),
-        "dev-server", "--in-memory", "--port", Integer.toString(port));
-    if (!ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000)) {
-      throw new IllegalStateException("the embedded Temporal did not start; see " + logs.resolve("dev-server.log"));
-    }
+  /** A fresh server of {@code kind} (the dev server on a new SQLite file), and a client of it. */
+  private void startServer(BenchmarkServer.Kind kind, String heap) throws Exception {
+    server = BenchmarkServer.start(kind, heap, logs, temporalCli);
+    port = server.port;
+    connect();
+  }
+
+  /** A new client of the current server (after it was started again on its port). */
+  void connect() {
     service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
     client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
   }
 
   private void restartServer() throws Exception {
-    restartServer("2g");
+    restartServer(BenchmarkServer.Kind.IN_MEMORY, "2g");
   }
 
-  private void restartServer(String heap) throws Exception {
+  private void restartServer(BenchmarkServer.Kind kind, String heap) throws Exception {
     service.shutdownNow();
-    server.destroy();
-    server.waitFor(10, TimeUnit.SECONDS);
-    startServer(heap);
+    server.stop();
+    startServer(kind, heap);
   }
 
   private List<String> jvmsToMeasure() throws IOException {
@@ -1081,7 +1254,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     }
   }
 
-  private static String javaLabel(String java) {
+  static String javaLabel(String java) {
     int feature = javaFeature(java);
     return "JDK " + feature + (feature >= 21 ? ", virtual threads" : "");
   }
@@ -1092,133 +1265,9 @@ final class BenchmarkCommand implements Callable<Integer> {
     return sorted[sorted.length / 2];
   }
 
-  private void line(String text) {
+  void line(String text) {
     System.out.println(text);
     System.out.flush();
     report.append(text).append('\n');
-  }
-
-  /** A worker in its own JVM, with its metrics endpoint sampled for heap and threads. */
-  private static final class Worker {
-    private final Process process;
-    private File log;
-    private final int metricsPort;
-    private final String label;
-    private final Thread sampler;
-    private volatile boolean sampling = true;
-    private volatile double maxHeap;
-    private volatile double maxThreads;
-
-    private Worker(Process process, int metricsPort, String label) {
-      this.process = process;
-      this.metricsPort = metricsPort;
-      this.label = label;
-      this.sampler = new Thread(this::sample, "benchmark-sampler");
-      sampler.setDaemon(true);
-    }
-
-    static Worker start(BenchmarkCommand bench, String name, String java, Map<String, String> extraEnv)
-        throws Exception {
-      int metricsPort;
-      try (ServerSocket s = new ServerSocket(0)) {
-        metricsPort = s.getLocalPort();
-      }
-      Map<String, String> env = new HashMap<>(extraEnv);
-      env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + bench.port);
-      env.put("DURABLE_AGENTS_METRICS_PORT", Integer.toString(metricsPort));
-      File log = bench.logs.resolve("worker-" + name + ".log").toFile();
-      Process p = ChildProcesses.start(java, javaFeature(java), WORKER_HEAP, log, env, "worker");
-      Worker w = new Worker(p, metricsPort, javaLabel(java));
-      w.log = log;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!w.healthy()) {
-        if (!p.isAlive() || System.nanoTime() > deadline) {
-          throw new IllegalStateException("the worker did not start; see " + log);
-        }
-        Thread.sleep(100);
-      }
-      w.sampler.start();
-      return w;
-    }
-
-    private boolean healthy() {
-      try {
-        return get("/health").statusCode() == 200;
-      } catch (IOException | InterruptedException e) {
-        return false;
-      }
-    }
-
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-      return HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
-              .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private void sample() {
-      Pattern heap = Pattern.compile("^jvm_memory_used_bytes\\{[^}]*area=\"heap\"[^}]*\\} ([0-9.eE+-]+)$",
-          Pattern.MULTILINE);
-      Pattern threads = Pattern.compile("^jvm_threads_live_threads(?:\\{[^}]*\\})? ([0-9.eE+-]+)$",
-          Pattern.MULTILINE);
-      while (sampling) {
-        try {
-          String body = get("/metrics").body();
-          double h = 0;
-          Matcher m = heap.matcher(body);
-          while (m.find()) {
-            h += Double.parseDouble(m.group(1));
-          }
-          maxHeap = Math.max(maxHeap, h);
-          Matcher t = threads.matcher(body);
-          if (t.find()) {
-            maxThreads = Math.max(maxThreads, Double.parseDouble(t.group(1)));
-          }
-          Thread.sleep(1000);
-        } catch (IOException | RuntimeException e) {
-          // the worker is busy or gone: try again
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }
-
-    long pid() {
-      return process.pid();
-    }
-
-    boolean alive() {
-      return process.isAlive();
-    }
-
-    /** The worker's log file. */
-    File log() {
-      return log;
-    }
-
-    void resetSamples() {
-      maxHeap = 0;
-      maxThreads = 0;
-    }
-
-    long maxHeapMb() {
-      return Math.round(maxHeap / (1 << 20));
-    }
-
-    long maxThreads() {
-      return Math.round(maxThreads);
-    }
-
-    void kill() throws InterruptedException {
-      sampling = false;
-      process.destroyForcibly().waitFor();
-    }
-
-    void stop() throws InterruptedException {
-      sampling = false;
-      process.destroy();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
-    }
   }
 }

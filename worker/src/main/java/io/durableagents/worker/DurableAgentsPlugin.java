@@ -29,6 +29,9 @@ import io.durableagents.activities.tools.mcp.McpServerConfig;
 import io.durableagents.activities.tools.mcp.McpServerConfigs;
 import io.durableagents.activities.tools.mcp.McpToolSet;
 import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.llm.LlmActivities;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.worker.WorkflowImplementationOptions;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
 import io.durableagents.workflows.agent.AgentStepWorkflow;
@@ -109,6 +112,9 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   private final ToolActivitiesImpl toolActivities;
   private final CheckpointActivitiesImpl checkpointActivities;
   private final boolean stickyExecution;
+  private final boolean eagerLlmCalls;
+  /** Activities one workflow task may take back eagerly with eager LLM calls: a group step's agents. */
+  static final int EAGER_CALLS_PER_WORKFLOW_TASK = 100;
   private final Double llmCallsPerSecond;
   private final int llmConcurrency;
   private final int workflowCacheSize;
@@ -147,6 +153,12 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.toolActivities = new ToolActivitiesImpl(tools, metrics, b.payloadGuard);
     this.checkpointActivities = new CheckpointActivitiesImpl(b.checkpointStore);
     this.stickyExecution = b.stickyExecution;
+    if (b.eagerLlmCalls && b.llmCallsPerSecond != null) {
+      throw new IllegalArgumentException(WorkerSettings.EAGER_LLM_CALLS + "=true and "
+          + WorkerSettings.LLM_RATE_LIMIT + " together: a rate across workers holds only on the LLM task queue, "
+          + "which eager LLM calls leave; set one of them");
+    }
+    this.eagerLlmCalls = b.eagerLlmCalls;
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.llmConcurrency = b.llmConcurrency;
     this.workflowCacheSize = b.workflowCacheSize;
@@ -283,10 +295,17 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       builder.setMaxTaskQueueActivitiesPerSecond(llmCallsPerSecond);
       builder.setMaxWorkerActivitiesPerSecond(llmCallsPerSecond);
     }
-    if (TaskQueues.LLM.equals(taskQueue)) {
-      // A model call mostly waits on the network: many run at once (the SDK's default is 200).
+    if (TaskQueues.LLM.equals(taskQueue) || eagerLlmCalls) {
+      // A model call mostly waits on the network: many run at once (the SDK's default is 200). With
+      // eager LLM calls the workflows' queue runs them, and eager dispatch needs a free slot there.
       builder.setMaxConcurrentActivityExecutionSize(llmConcurrency);
-    } else {
+    }
+    if (eagerLlmCalls && TaskQueues.AGENTS.equals(taskQueue)) {
+      // A group step schedules the first call of each of its agents in one workflow task: the SDK asks
+      // for at most 3 of them eagerly unless told more.
+      builder.setMaxEagerActivityReservationsPerWorkflowTask(EAGER_CALLS_PER_WORKFLOW_TASK);
+    }
+    if (!TaskQueues.LLM.equals(taskQueue)) {
       builder.setMaxConcurrentWorkflowTaskPollers(pollers);
       // A simulation step of thousands of agents builds their observations and writes their inputs
       // in one workflow task, and a fresh worker loads classes and warms Jackson in its first tasks:
@@ -309,17 +328,21 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       // The registries reach the workflows through their factories, never a static: two plugins in
       // one JVM can run different scenarios, and give one tool different options.
       ToolPolicies toolPolicies = tools.policies();
+      WorkflowImplementationOptions options = workflowImplementationOptions(eagerLlmCalls);
       worker.registerWorkflowImplementationFactory(
-          SimulationWorkflow.class, () -> new SimulationWorkflowImpl(scenarios));
+          SimulationWorkflow.class, () -> new SimulationWorkflowImpl(scenarios), options);
       worker.registerWorkflowImplementationFactory(
-          AgentStepWorkflow.class, () -> new AgentStepWorkflowImpl(scenarios, toolPolicies));
+          AgentStepWorkflow.class, () -> new AgentStepWorkflowImpl(scenarios, toolPolicies), options);
       worker.registerWorkflowImplementationFactory(
-          AgentGroupStepWorkflow.class, () -> new AgentGroupStepWorkflowImpl(scenarios, toolPolicies));
+          AgentGroupStepWorkflow.class, () -> new AgentGroupStepWorkflowImpl(scenarios, toolPolicies), options);
       worker.registerWorkflowImplementationFactory(
-          AgentTaskWorkflow.class, () -> new AgentTaskWorkflowImpl(toolPolicies));
+          AgentTaskWorkflow.class, () -> new AgentTaskWorkflowImpl(toolPolicies), options);
       worker.registerWorkflowImplementationFactory(
-          AutonomousAgentWorkflow.class, () -> new AutonomousAgentWorkflowImpl(toolPolicies));
+          AutonomousAgentWorkflow.class, () -> new AutonomousAgentWorkflowImpl(toolPolicies), options);
       worker.registerActivitiesImplementations(toolActivities, checkpointActivities);
+      if (eagerLlmCalls) {
+        worker.registerActivitiesImplementations(llmActivities);
+      }
     } else if (TaskQueues.LLM.equals(taskQueue)) {
       worker.registerActivitiesImplementations(llmActivities);
     }
@@ -333,6 +356,23 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       }
     }
     super.startWorkerFactory(factory, next);
+  }
+
+  /**
+   * The options our workflows are registered with: with eager LLM calls, every {@code LlmChat} activity
+   * scheduled on the workflows' own task queue ({@link TaskQueues#AGENTS}) instead of {@link TaskQueues#LLM}
+   * (the SDK merges these per-activity-type options over those the workflow code gives its stub). Replay
+   * compares only an activity's id and type, never its task queue, so histories recorded either way
+   * replay on a worker set either way.
+   */
+  static WorkflowImplementationOptions workflowImplementationOptions(boolean eagerLlmCalls) {
+    if (!eagerLlmCalls) {
+      return WorkflowImplementationOptions.getDefaultInstance();
+    }
+    return WorkflowImplementationOptions.newBuilder()
+        .setActivityOptions(Map.of(LlmActivities.CHAT_ACTIVITY_TYPE,
+            ActivityOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).build()))
+        .build();
   }
 
   private static boolean isOurs(String taskQueue) {
@@ -351,6 +391,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private final Map<String, ChatModel> models = new LinkedHashMap<>();
     private long rulesDelayMillis;
     private boolean stickyExecution = true;
+    private boolean eagerLlmCalls;
     private Double llmCallsPerSecond;
     private final List<WorkerInterceptor> interceptors = new ArrayList<>();
     private MeterRegistry meterRegistry = new CompositeMeterRegistry();
@@ -383,6 +424,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       setFilesDirectory(settings.filesDirectory());
       setCheckpointStore(DirectoryCheckpointStore.fromEnvironment(env));
       setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
+      setEagerLlmCalls(WorkerSettings.eagerLlmCalls(env));
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
       setPayloadGuard(settings.payloadGuard());
       setPayloadCodec(AesGcmPayloadCodec.fromEnvironment(env));
@@ -682,6 +724,17 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** Whether to use sticky execution (turn it off against the embedded test server). */
     public Builder setStickyExecution(boolean stickyExecution) {
       this.stickyExecution = stickyExecution;
+      return this;
+    }
+
+    /**
+     * Whether LLM calls run on the workflows' own task queue, where a real Temporal server with eager
+     * activity execution hands them back with the workflow task that scheduled them (default false:
+     * their own queue, {@link TaskQueues#LLM}; {@value WorkerSettings#EAGER_LLM_CALLS}). Not together
+     * with {@link #setLlmCallsPerSecond}.
+     */
+    public Builder setEagerLlmCalls(boolean eagerLlmCalls) {
+      this.eagerLlmCalls = eagerLlmCalls;
       return this;
     }
 

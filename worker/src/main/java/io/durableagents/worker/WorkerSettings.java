@@ -120,6 +120,25 @@ public record WorkerSettings(
     return given;
   }
 
+  /**
+   * LLM calls on the workflows' own task queue ({@code true}) instead of their own ({@code false}, the
+   * default): a real Temporal server with eager activity execution ({@code
+   * system.enableActivityEagerExecution}) then hands a call to the worker in its answer to the workflow
+   * task that scheduled it, which the SDK asks for only for activities of the workflow's task queue.
+   * Not with {@link #LLM_RATE_LIMIT}: a rate across workers holds only on the LLM task queue.
+   */
+  public static final String EAGER_LLM_CALLS = "DURABLE_AGENTS_EAGER_LLM_CALLS";
+
+  /** {@value #EAGER_LLM_CALLS}: true or false (default false). */
+  public static boolean eagerLlmCalls(Map<String, String> env) {
+    String v = env.getOrDefault(EAGER_LLM_CALLS, "false").trim().toLowerCase(Locale.ROOT);
+    return switch (v) {
+      case "", "false" -> false;
+      case "true" -> true;
+      default -> throw new IllegalArgumentException(EAGER_LLM_CALLS + " must be true or false, was '" + v + "'");
+    };
+  }
+
   /** Virtual workflow and activity threads: auto (on JVM 21+), on, off. */
   public static final String VIRTUAL_THREADS = "DURABLE_AGENTS_VIRTUAL_THREADS";
 

@@ -19,6 +19,9 @@ import io.temporal.activity.ActivityMethod;
 @ActivityInterface
 public interface LlmActivities {
   /** Sends the conversation to the model and returns its answer with token usage. */
-  @ActivityMethod(name = "LlmChat")
+  /** The activity type of {@link #chat}, as it appears in histories. */
+  String CHAT_ACTIVITY_TYPE = "LlmChat";
+
+  @ActivityMethod(name = CHAT_ACTIVITY_TYPE)
   LlmResponse chat(LlmRequest request);
 }
