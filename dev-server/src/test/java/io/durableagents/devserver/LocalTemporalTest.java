@@ -83,6 +83,14 @@ class LocalTemporalTest {
       }
       assertTrue(attributes.containsAll(List.of("Scenario=Keyword", "Strategy=Keyword", "SimStep=Int")),
           attributes.toString());
+      List<String> pragmas = new ArrayList<>();
+      for (int i = 0; i < given.size() - 1; i++) {
+        if (given.get(i).equals("--sqlite-pragma")) {
+          pragmas.add(given.get(i + 1));
+        }
+      }
+      assertEquals(java.util.Set.of("journal_mode=wal", "synchronous=normal"), java.util.Set.copyOf(pragmas),
+          "a write-ahead log synced at checkpoints, unless told otherwise");
       assertEquals(List.of("Temporal dev server (" + cli + ") listening on " + target + "; runs kept in "
           + dir.resolve("data/temporal.db") + "; UI at " + ui), said);
       assertEquals(ui, LocalTemporal.uiUrlOf(Map.of(LocalTemporal.DATA_DIR_VARIABLE, dir.resolve("data").toString()),

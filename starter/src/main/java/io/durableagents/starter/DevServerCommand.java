@@ -54,6 +54,12 @@ final class DevServerCommand implements Callable<Integer> {
           + "e.g. limit.historyCount.suggestContinueAsNew=1000. Dev server only.")
   List<String> dynamicConfig = new ArrayList<>();
 
+  @Option(names = "--sqlite-pragma", paramLabel = "NAME=VALUE",
+      description = "A SQLite pragma of the database (repeatable), over the defaults journal_mode=wal and "
+          + "synchronous=normal; synchronous=off for throwaway runs (a power loss can then corrupt the file). "
+          + "Dev server only.")
+  List<String> sqlitePragmas = new ArrayList<>();
+
   @Option(names = "--in-memory", description = "Run the in-memory Java test server (no UI; runs are lost when it stops).")
   boolean inMemory;
 
@@ -124,6 +130,17 @@ final class DevServerCommand implements Callable<Integer> {
       }
       try {
         settings = settings.withDynamicConfig(dynamicConfig);
+      } catch (IllegalArgumentException e) {
+        throw CommandFailure.usage(e.getMessage(), "See 'temporal server start-dev --help'.");
+      }
+    }
+    if (!sqlitePragmas.isEmpty()) {
+      if (settings.inMemory()) {
+        throw CommandFailure.usage("--sqlite-pragma configures the dev server's database; the in-memory Temporal has none",
+            "Leave out --in-memory (and " + LocalTemporal.SERVER_VARIABLE + "=in-memory), or --sqlite-pragma.");
+      }
+      try {
+        settings = settings.withSqlitePragmas(sqlitePragmas);
       } catch (IllegalArgumentException e) {
         throw CommandFailure.usage(e.getMessage(), "See 'temporal server start-dev --help'.");
       }

@@ -136,6 +136,8 @@ class CliFailuresTest {
     cases.add(Arguments.of(List.of("dev-server", "--port", "-1"), 2, "dev-server: --port -1 is not a port"));
     cases.add(Arguments.of(List.of("dev-server", "--port", "99999"), 2, "dev-server: --port 99999 is not a port"));
     cases.add(Arguments.of(List.of("dev-server", "--port", "BUSY"), 5, "dev-server: cannot listen on 127.0.0.1:BUSY"));
+    cases.add(Arguments.of(List.of("dev-server", "--sqlite-pragma", "synchronous"), 2,
+        "dev-server: --sqlite-pragma must be NAME=VALUE, such as synchronous=off, was 'synchronous'"));
     cases.add(Arguments.of(List.of("dev-server", "--dynamic-config-value", "suggestContinueAsNew"), 2,
         "dev-server: --dynamic-config-value must be KEY=VALUE, such as limit.historyCount.suggestContinueAsNew=1000, "
             + "was 'suggestContinueAsNew'"));

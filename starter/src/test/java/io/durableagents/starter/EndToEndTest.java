@@ -339,6 +339,14 @@ class EndToEndTest {
   /** Exports every run of {@code id} with {@code history --all-runs}: each closes and replays. */
   private static void assertEveryRunClosedAndReplays(String id, int runs) throws Exception {
     Path out = dir.resolve("runs-" + id);
+    if (Files.isDirectory(out)) {
+      // an earlier build's export would be counted as runs of this one
+      try (var files = Files.list(out)) {
+        for (Path f : files.toList()) {
+          Files.delete(f);
+        }
+      }
+    }
     starter("history", id, "--all-runs", "-o", out.toAbsolutePath().toString());
     for (int n = 1; n <= runs; n++) {
       WorkflowExecutionHistory run = WorkflowExecutionHistory.fromJson(

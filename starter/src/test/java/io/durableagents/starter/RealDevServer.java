@@ -14,7 +14,9 @@ import java.util.Map;
 /**
  * Temporal's real dev server (the Temporal CLI's {@code server start-dev}, with a SQLite file and the
  * UI) for the end-to-end tests, started as a user starts it: {@code durable-agents dev-server --port N
- * --db-file F --temporal-cli CLI} in a process of its own. A test that needs it is skipped, saying why,
+ * --db-file F --temporal-cli CLI} in a process of its own, its database synced to the operating system
+ * only ({@code --sqlite-pragma synchronous=off}: a test's runs need not survive a power loss, and a
+ * {@code kill -9} of the server loses nothing either way). A test that needs it is skipped, saying why,
  * on a machine without the CLI, and fails under CI ({@link TemporalCli#forTests()}).
  */
 final class RealDevServer {
@@ -42,7 +44,7 @@ final class RealDevServer {
     long from = Files.exists(log) ? Files.size(log) : 0;
     List<String> args = new java.util.ArrayList<>(List.of("dev-server", "--port",
         Integer.toString(port), "--ui-port", Integer.toString(uiPort), "--db-file", db.toString(),
-        "--temporal-cli", cli.toString()));
+        "--temporal-cli", cli.toString(), "--sqlite-pragma", "synchronous=off"));
     args.addAll(List.of(extraArgs));
     Process p = ChildProcesses.start("256m", log.toFile(), Map.of(), args.toArray(String[]::new));
     List<String> said = LocalStack.awaitAnnouncement(log, from, p, 120_000);
