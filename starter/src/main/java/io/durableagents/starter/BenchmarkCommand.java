@@ -128,7 +128,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   @Option(names = "--eager-llm-calls", split = ",", arity = "1", paramLabel = "BOOL",
       description = "The scale part's worker with DURABLE_AGENTS_EAGER_LLM_CALLS set to each, side by side "
           + "(default: false; false,true compares them).")
-  List<Boolean> eagerLlmCalls = List.of(false);
+  List<Boolean> eagerLlmCalls = List.of(true);
 
   @Option(names = "--no-sticky-comparison",
       description = "Skip the scale part's extra L = 0 rows with sticky execution off.")

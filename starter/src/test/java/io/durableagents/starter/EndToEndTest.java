@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
  * tool call that had completed may have run again.
  */
 class EndToEndTest {
-  private static final int STEPS = 24;
+  private static final int STEPS = 12;
   private static final long SEED = 7;
 
   private static Path dir;
@@ -246,10 +246,10 @@ class EndToEndTest {
    */
   @Test
   void aLongRunContinuedAsNewSurvivesAKillAndIsSteeredFromTheCli() throws Exception {
-    int steps = 15;
+    int steps = 10;
     int runs = steps / 5;
     String[] run = {"simulate", "--steps", Integer.toString(steps), "--seed", "7", "--continue-as-new-every", "5", "--memory", "long-term", "--memory-capacity", "2",
-        "--progress", "lines", "--max-concurrent-agents", "2"};
+        "--progress", "lines", "--max-concurrent-agents", "4"};
     Path refJournal = dir.resolve("journal-can-ref.log");
     Path crashJournal = dir.resolve("journal-can-crash.log");
     Files.deleteIfExists(refJournal);

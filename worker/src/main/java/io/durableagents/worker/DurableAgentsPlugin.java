@@ -153,12 +153,13 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.toolActivities = new ToolActivitiesImpl(tools, metrics, b.payloadGuard);
     this.checkpointActivities = new CheckpointActivitiesImpl(b.checkpointStore);
     this.stickyExecution = b.stickyExecution;
-    if (b.eagerLlmCalls && b.llmCallsPerSecond != null) {
+    if (Boolean.TRUE.equals(b.eagerLlmCalls) && b.llmCallsPerSecond != null) {
       throw new IllegalArgumentException(WorkerSettings.EAGER_LLM_CALLS + "=true and "
           + WorkerSettings.LLM_RATE_LIMIT + " together: a rate across workers holds only on the LLM task queue, "
           + "which eager LLM calls leave; set one of them");
     }
-    this.eagerLlmCalls = b.eagerLlmCalls;
+    // Unset: eager unless a rate limit keeps the calls on their own queue.
+    this.eagerLlmCalls = b.eagerLlmCalls != null ? b.eagerLlmCalls : b.llmCallsPerSecond == null;
     this.llmCallsPerSecond = b.llmCallsPerSecond;
     this.llmConcurrency = b.llmConcurrency;
     this.workflowCacheSize = b.workflowCacheSize;
@@ -316,7 +317,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       builder.setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION_TIMEOUT_MS);
       builder.setMaxConcurrentWorkflowTaskExecutionSize(workflowTaskSlots);
     }
-    builder.setMaxConcurrentActivityTaskPollers(pollers);
+    // With eager LLM calls the workflows' queue takes the calls the LLM queue's pollers took: as many
+    // pollers again for them where the server does not hand them back eagerly (the in-memory one).
+    builder.setMaxConcurrentActivityTaskPollers(
+        eagerLlmCalls && TaskQueues.AGENTS.equals(taskQueue) ? 2 * pollers : pollers);
     if (virtualThreads) {
       builder.setUsingVirtualThreads(true);
     }
@@ -391,7 +395,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     private final Map<String, ChatModel> models = new LinkedHashMap<>();
     private long rulesDelayMillis;
     private boolean stickyExecution = true;
-    private boolean eagerLlmCalls;
+    private Boolean eagerLlmCalls;
     private Double llmCallsPerSecond;
     private final List<WorkerInterceptor> interceptors = new ArrayList<>();
     private MeterRegistry meterRegistry = new CompositeMeterRegistry();
@@ -424,7 +428,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       setFilesDirectory(settings.filesDirectory());
       setCheckpointStore(DirectoryCheckpointStore.fromEnvironment(env));
       setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
-      setEagerLlmCalls(WorkerSettings.eagerLlmCalls(env));
+      this.eagerLlmCalls = WorkerSettings.eagerLlmCalls(env);
       setLlmCallsPerSecond(settings.llmCallsPerSecond());
       setPayloadGuard(settings.payloadGuard());
       setPayloadCodec(AesGcmPayloadCodec.fromEnvironment(env));
@@ -729,9 +733,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
     /**
      * Whether LLM calls run on the workflows' own task queue, where a real Temporal server with eager
-     * activity execution hands them back with the workflow task that scheduled them (default false:
-     * their own queue, {@link TaskQueues#LLM}; {@value WorkerSettings#EAGER_LLM_CALLS}). Not together
-     * with {@link #setLlmCallsPerSecond}.
+     * activity execution hands them back with the workflow task that scheduled them ({@code false}:
+     * their own queue, {@link TaskQueues#LLM}; {@value WorkerSettings#EAGER_LLM_CALLS}). Unset, the
+     * default: eager unless {@link #setLlmCallsPerSecond} is set, whose rate across workers holds only
+     * on their own queue. {@code true} is refused together with a rate.
      */
     public Builder setEagerLlmCalls(boolean eagerLlmCalls) {
       this.eagerLlmCalls = eagerLlmCalls;

@@ -121,21 +121,24 @@ public record WorkerSettings(
   }
 
   /**
-   * LLM calls on the workflows' own task queue ({@code true}) instead of their own ({@code false}, the
-   * default): a real Temporal server with eager activity execution ({@code
-   * system.enableActivityEagerExecution}) then hands a call to the worker in its answer to the workflow
-   * task that scheduled it, which the SDK asks for only for activities of the workflow's task queue.
-   * Not with {@link #LLM_RATE_LIMIT}: a rate across workers holds only on the LLM task queue.
+   * LLM calls on the workflows' own task queue ({@code true}) instead of their own ({@code false}): a
+   * real Temporal server with eager activity execution ({@code system.enableActivityEagerExecution})
+   * then hands a call to the worker in its answer to the workflow task that scheduled it, which the SDK
+   * asks for only for activities of the workflow's task queue. {@code auto} (the default, or unset):
+   * eager unless {@link #LLM_RATE_LIMIT} is set, whose rate across workers holds only on the LLM task
+   * queue; {@code true} is refused together with it.
    */
   public static final String EAGER_LLM_CALLS = "DURABLE_AGENTS_EAGER_LLM_CALLS";
 
-  /** {@value #EAGER_LLM_CALLS}: true or false (default false). */
-  public static boolean eagerLlmCalls(Map<String, String> env) {
-    String v = env.getOrDefault(EAGER_LLM_CALLS, "false").trim().toLowerCase(Locale.ROOT);
+  /** {@value #EAGER_LLM_CALLS}: auto (null, the default), true or false. */
+  public static Boolean eagerLlmCalls(Map<String, String> env) {
+    String v = env.getOrDefault(EAGER_LLM_CALLS, "auto").trim().toLowerCase(Locale.ROOT);
     return switch (v) {
-      case "", "false" -> false;
+      case "", "auto" -> null;
+      case "false" -> false;
       case "true" -> true;
-      default -> throw new IllegalArgumentException(EAGER_LLM_CALLS + " must be true or false, was '" + v + "'");
+      default -> throw new IllegalArgumentException(
+          EAGER_LLM_CALLS + " must be auto, true or false, was '" + v + "'");
     };
   }
 

@@ -31,18 +31,23 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code DURABLE_AGENTS_EAGER_LLM_CALLS=true}: every LLM call is scheduled on the workflows' own task
- * queue, where a real server with eager activity execution hands it back with the workflow task's
- * completion; by default they stay on their own queue.
+ * {@code DURABLE_AGENTS_EAGER_LLM_CALLS}: by default ({@code auto}) every LLM call is scheduled on the
+ * workflows' own task queue, where a real server with eager activity execution hands it back with the
+ * workflow task's completion; with {@code false}, or a rate limit across workers, they stay on their own
+ * queue.
  */
 class EagerLlmCallsTest {
   @Test
-  void llmCallsGoToTheWorkflowsQueueOnlyWhenAskedAndTheRunIsTheSame() {
-    SimulationResult own = run(Map.of(), TaskQueues.LLM);
-    SimulationResult eager = run(Map.of(WorkerSettings.EAGER_LLM_CALLS, "true"), TaskQueues.AGENTS);
+  void llmCallsGoToTheWorkflowsQueueByDefaultAndTheRunIsTheSame() {
+    SimulationResult own = run(Map.of(WorkerSettings.EAGER_LLM_CALLS, "false"), TaskQueues.LLM);
+    SimulationResult eager = run(Map.of(), TaskQueues.AGENTS);
     assertEquals(own.perStep(), eager.perStep());
     assertEquals(own.llmCalls(), eager.llmCalls());
     assertEquals(own.usage(), eager.usage());
+    // a rate across workers holds only on the LLM queue: with one, the calls stay there
+    SimulationResult limited = run(Map.of(WorkerSettings.LLM_RATE_LIMIT, "1000"), TaskQueues.LLM);
+    assertEquals(own.perStep(), limited.perStep());
+    assertEquals(eager.perStep(), run(Map.of(WorkerSettings.EAGER_LLM_CALLS, "TRUE"), TaskQueues.AGENTS).perStep());
   }
 
   /** Runs a small simulation in groups and a workflow per agent step; every LLM call on {@code queue}. */
@@ -121,7 +126,9 @@ class EagerLlmCallsTest {
         e.getMessage());
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
         () -> WorkerSettings.eagerLlmCalls(Map.of(WorkerSettings.EAGER_LLM_CALLS, "yes")));
-    assertEquals("DURABLE_AGENTS_EAGER_LLM_CALLS must be true or false, was 'yes'", bad.getMessage());
-    assertFalse(WorkerSettings.eagerLlmCalls(Map.of()));
+    assertEquals("DURABLE_AGENTS_EAGER_LLM_CALLS must be auto, true or false, was 'yes'", bad.getMessage());
+    assertEquals(null, WorkerSettings.eagerLlmCalls(Map.of()));
+    assertEquals(null, WorkerSettings.eagerLlmCalls(Map.of(WorkerSettings.EAGER_LLM_CALLS, "auto")));
+    assertFalse(WorkerSettings.eagerLlmCalls(Map.of(WorkerSettings.EAGER_LLM_CALLS, "false")));
   }
 }

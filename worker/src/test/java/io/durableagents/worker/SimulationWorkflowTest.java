@@ -91,7 +91,7 @@ class SimulationWorkflowTest {
         .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED).toList();
     assertEquals(2, scheduled.size());
     for (HistoryEvent e : scheduled) {
-      assertEquals(TaskQueues.LLM, e.getActivityTaskScheduledEventAttributes().getTaskQueue().getName());
+      assertEquals(TaskQueues.AGENTS, e.getActivityTaskScheduledEventAttributes().getTaskQueue().getName());
       String summary = env.getWorkflowClient().getOptions().getDataConverter().fromPayload(
           e.getUserMetadata().getSummary(), String.class, String.class);
       assertEquals("llm: rules", summary);
