@@ -114,8 +114,14 @@ final class ApprovalsCommand implements Callable<Integer> {
       Instant since = Instant.parse(a.waitingSince());
       Instant until = a.pending() || a.decidedAt() == null ? now : Instant.parse(a.decidedAt());
       String timeout = a.timeoutAt() == null ? "none" : a.onTimeout() + " at " + a.timeoutAt();
-      String outcome = a.pending() ? (all ? "waiting (on timeout: " + timeout + ")" : timeout)
-          : a.outcome().label() + (a.reason() == null ? "" : ": " + a.reason());
+      String outcome;
+      if (!a.pending()) {
+        outcome = a.outcome().label() + (a.reason() == null ? "" : ": " + a.reason());
+      } else if (!all) {
+        outcome = timeout;
+      } else {
+        outcome = a.timeoutAt() == null ? "waiting" : "waiting (then " + timeout + ")";
+      }
       table.row(n.name(), a.tool(), a.agentId(), a.step(), format(Duration.between(since, until)), outcome,
           a.editedArguments() != null ? a.editedArguments() + " (edited)" : a.arguments());
     }

@@ -47,7 +47,7 @@ class ApprovalsTableTest {
     assertTrue(lines.get(0).startsWith("call ") && lines.get(0).contains(" waited ") && lines.get(0).contains(" outcome "),
         lines.get(0));
     assertTrue(lines.get(2).contains("42 s") && lines.get(2).contains("denied: the invoice is a duplicate"), lines.get(2));
-    assertTrue(lines.get(3).contains("5 min 0 s") && lines.get(3).contains("waiting (on timeout: deny at "),
+    assertTrue(lines.get(3).contains("5 min 0 s") && lines.get(3).contains("waiting (then deny at 2026-11-26T10:00:00Z)"),
         lines.get(3));
 
     List<String> waiting = ApprovalsCommand.table(calls.subList(2, 3), false, Instant.parse("2026-11-26T09:05:00Z"));
