@@ -14,6 +14,7 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code durable-agents} command line: start and watch simulations, list and describe runs, and
@@ -68,7 +69,7 @@ public final class StarterMain implements Runnable {
       description = "Print the stack trace of a failure (as DURABLE_AGENTS_DEBUG=1 does).")
   boolean verbose;
 
-  @picocli.CommandLine.Spec
+  @Spec
   CommandSpec spec;
 
   public static void main(String[] args) {
