@@ -190,8 +190,13 @@ final class AgentCommand implements Callable<Integer> {
     out.println("Answer" + (r.forced() ? " (forced: " + r.forcedFinish() + ")" : "") + problem + ":");
     out.println(r.answer());
     out.println();
-    out.printf("Strategy %s: %d LLM calls, %d tool calls, tokens %d in / %d out%n", r.strategy(),
-        r.llmCalls(), r.toolCalls(), r.usage().input(), r.usage().output());
+    out.printf("Strategy %s: %d LLM calls, %d tool calls%s, tokens %d in / %d out%n", r.strategy(),
+        r.llmCalls(), r.toolCalls(), denied(r.deniedToolCalls()), r.usage().input(), r.usage().output());
+  }
+
+  /** The summary's note of the tool calls denied on approval (they did not run): {@code  (1 denied)}. */
+  static String denied(int deniedToolCalls) {
+    return deniedToolCalls == 0 ? "" : " (" + deniedToolCalls + " denied, not run)";
   }
 
   private static String indent(String text) {

@@ -176,8 +176,8 @@ final class AgentRunCommand implements Callable<Integer> {
       printSubAgents(r.subAgents(), out, "  ");
     }
     out.println();
-    out.printf("Pattern %s: %d iterations, %d reflection rounds, %d LLM calls, %d tool calls%n", r.pattern(),
-        r.iterations(), r.reflectionRounds(), r.llmCalls(), r.toolCalls());
+    out.printf("Pattern %s: %d iterations, %d reflection rounds, %d LLM calls, %d tool calls%s%n", r.pattern(),
+        r.iterations(), r.reflectionRounds(), r.llmCalls(), r.toolCalls(), AgentCommand.denied(r.deniedToolCalls()));
     out.printf("Tokens: own %d in / %d out; with sub-agents %d in / %d out%n", r.usage().input(),
         r.usage().output(), r.totalUsage().input(), r.totalUsage().output());
   }

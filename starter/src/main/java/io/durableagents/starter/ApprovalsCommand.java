@@ -58,20 +58,7 @@ final class ApprovalsCommand implements Callable<Integer> {
             : "No tool call of '" + workflowId + "' waits for approval.");
         return 0;
       }
-      System.out.printf("%-28s %-16s %-14s %-5s %-22s %-24s %s%n", "call", "tool", "agent", "step", "waiting",
-          all ? "outcome" : "on timeout", "arguments");
-      Instant now = Instant.now();
-      for (ApprovalTargets.Named n : calls) {
-        ToolApproval a = n.approval();
-        String waited = Instant.parse(a.waitingSince()).toString().replaceFirst("\\.\\d+Z$", "Z");
-        if (a.pending()) {
-          waited = format(Duration.between(Instant.parse(a.waitingSince()), now));
-        }
-        String timeout = a.timeoutAt() == null ? "none" : a.onTimeout() + " at " + a.timeoutAt();
-        String last = a.pending() ? timeout : a.outcome().label() + (a.reason() == null ? "" : ": " + a.reason());
-        System.out.printf("%-28s %-16s %-14s %-5d %-22s %-24s %s%n", n.name(), a.tool(), a.agentId(), a.step(),
-            waited, last, a.editedArguments() != null ? a.editedArguments() + " (edited)" : a.arguments());
-      }
+      table(calls, all, Instant.now()).forEach(System.out::println);
       if (!all) {
         System.out.println();
         System.out.println("approve " + workflowId + " <call> [--args JSON]  |  deny " + workflowId
@@ -91,7 +78,8 @@ final class ApprovalsCommand implements Callable<Integer> {
     } catch (RuntimeException e) {
       throw Failures.about("the runs awaiting approval on " + connection.address(), e);
     }
-    int shown = 0;
+    TextTable table = new TextTable("workflow", "call", "tool", "agent", "waiting", "arguments");
+    Instant now = Instant.now();
     for (String id : marked) {
       List<ApprovalTargets.Named> calls;
       try {
@@ -101,19 +89,43 @@ final class ApprovalsCommand implements Callable<Integer> {
       }
       for (ApprovalTargets.Named n : calls) {
         ToolApproval a = n.approval();
-        if (shown++ == 0) {
-          System.out.printf("%-44s %-6s %-16s %-14s %-22s %s%n", "workflow", "call", "tool", "agent", "waiting",
-              "arguments");
-        }
-        System.out.printf("%-44s %-6s %-16s %-14s %-22s %s%n", id, n.name(), a.tool(), a.agentId(),
-            format(Duration.between(Instant.parse(a.waitingSince()), Instant.now())), a.arguments());
+        table.row(id, n.name(), a.tool(), a.agentId(), format(Duration.between(Instant.parse(a.waitingSince()), now)),
+            a.arguments());
       }
     }
-    if (shown == 0) {
+    table.lines().forEach(System.out::println);
+    if (table.isEmpty()) {
       System.out.println("No running workflow has AwaitingApproval = true (it is set where the namespace has it "
           + "registered; 'approvals <id>' asks a run directly).");
     }
     return 0;
+  }
+
+  /**
+   * The lines of the calls of one workflow: waiting ones with how long they have waited and what their
+   * timeout will decide; with {@code all}, decided ones too, with how long they waited and their outcome.
+   * The arguments come last, the columns before them as wide as their widest cell.
+   */
+  static List<String> table(List<ApprovalTargets.Named> calls, boolean all, Instant now) {
+    TextTable table = new TextTable("call", "tool", "agent", "step", all ? "waited" : "waiting",
+        all ? "outcome" : "on timeout", "arguments");
+    for (ApprovalTargets.Named n : calls) {
+      ToolApproval a = n.approval();
+      Instant since = Instant.parse(a.waitingSince());
+      Instant until = a.pending() || a.decidedAt() == null ? now : Instant.parse(a.decidedAt());
+      String timeout = a.timeoutAt() == null ? "none" : a.onTimeout() + " at " + a.timeoutAt();
+      String outcome;
+      if (!a.pending()) {
+        outcome = a.outcome().label() + (a.reason() == null ? "" : ": " + a.reason());
+      } else if (!all) {
+        outcome = timeout;
+      } else {
+        outcome = a.timeoutAt() == null ? "waiting" : "waiting (then " + timeout + ")";
+      }
+      table.row(n.name(), a.tool(), a.agentId(), a.step(), format(Duration.between(since, until)), outcome,
+          a.editedArguments() != null ? a.editedArguments() + " (edited)" : a.arguments());
+    }
+    return table.lines();
   }
 
   private static String format(Duration d) {

@@ -24,10 +24,15 @@ import picocli.CommandLine.Option;
         "otherwise (or with --in-memory) the in-memory Java test server: no UI, and every run is lost when it stops. "
             + "Long runs belong on a persistent Temporal."})
 final class DevServerCommand implements Callable<Integer> {
+  /** The port of the Temporal that {@code demo}, {@code simulate} and the others use by default. */
+  static final int DEFAULT_PORT = 7233;
+
   @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String host;
 
-  @Option(names = "--port", defaultValue = "7233", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--port", defaultValue = "7233", description = "Port to listen on (default: ${DEFAULT-VALUE}; "
+      + "another port keeps its runs in a database file of its own, and clients find it with "
+      + "TEMPORAL_ADDRESS=127.0.0.1:PORT, 'demo --port PORT').")
   int port;
 
   @Option(names = "--ui-port", description = "The UI's port (default: 8233).")
@@ -35,7 +40,8 @@ final class DevServerCommand implements Callable<Integer> {
 
   @Option(names = "--db-file", paramLabel = "FILE",
       description = "The database file runs are kept in (default: $DURABLE_AGENTS_TEMPORAL_DB, else temporal.db "
-          + "in $DURABLE_AGENTS_DATA_DIR, else in ~/.local/share/durable-agents).")
+          + "in $DURABLE_AGENTS_DATA_DIR, else in ~/.local/share/durable-agents; on a --port other than 7233, "
+          + "temporal-PORT.db there).")
   Path database;
 
   @Option(names = "--temporal-cli", paramLabel = "PATH",
@@ -101,6 +107,11 @@ final class DevServerCommand implements Callable<Integer> {
       throw CommandFailure.usage(e.getMessage(), "See docs/embedded-temporal.md.");
     }
     settings = settings.withAddress(host, port).withInMemory(inMemory || settings.inMemory());
+    String dbVariable = Environment.get(LocalTemporal.DB_VARIABLE);
+    if (port != DEFAULT_PORT && port != 0 && (dbVariable == null || dbVariable.isBlank())) {
+      // two dev servers on one SQLite file lock each other out (SQLITE_BUSY): a port of its own, a file of its own
+      settings = settings.withDatabase(settings.dataDir().resolve("temporal-" + port + ".db"));
+    }
     if (uiPort != null) {
       StartChecks.port("--ui-port", host, uiPort);
       settings = settings.withUiPort(uiPort);

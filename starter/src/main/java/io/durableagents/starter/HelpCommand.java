@@ -4,7 +4,12 @@ import io.durableagents.workflows.scenario.ParameterSpec;
 import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioParameters;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Ansi;
@@ -12,23 +17,30 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code help [COMMAND] [--scenario NAME]}: a command's usage, as picocli's help command prints it;
- * for {@code simulate} and {@code demo} also the registered scenarios, and with {@code --scenario}
- * each of that scenario's parameters with its default and meaning.
+ * {@code help [COMMAND [SUBCOMMAND]] [--scenario NAME]}: a command's usage, as {@code COMMAND --help}
+ * prints it; for the commands that start a simulation ({@code simulate}, {@code demo}) also the
+ * registered scenarios, and with {@code --scenario} that scenario's parameters, with their defaults and
+ * meaning, in place of the list, and of the parameter options ({@code --citizens}, ...) only its own.
+ * An unknown command or scenario is a usage error (exit 2) in one line.
  */
 @Command(name = "help", helpCommand = true,
-    description = "Show a command's usage; 'help simulate --scenario <name>' lists the scenario's "
-        + "parameters, their defaults and meaning.")
+    description = "Show a command's usage (as COMMAND --help does); 'help simulate --scenario <name>' lists "
+        + "the scenario's parameters, their defaults and meaning.")
 final class HelpCommand implements CommandLine.IHelpCommandInitializable2, Runnable {
-  @Parameters(arity = "0..1", paramLabel = "COMMAND", description = "The command to show the usage of.")
-  String command;
+  /** The help section of {@code simulate} and {@code demo} that lists the scenarios, or the chosen one's parameters. */
+  static final String SCENARIOS_SECTION = "scenarios";
+
+  /** The scenario whose help is being printed on this thread, or null for the list of all. */
+  private static final ThreadLocal<Scenario<?>> CHOSEN = new ThreadLocal<>();
+
+  @Parameters(arity = "0..2", paramLabel = "COMMAND", description = "The command (and subcommand) to show the usage of.")
+  List<String> command = new ArrayList<>();
 
   @Option(names = "--scenario", paramLabel = "NAME", description = "List this scenario's parameters.")
   String scenario;
 
   private CommandLine self;
   private PrintWriter out;
-  private PrintWriter err;
   private Ansi ansi;
 
   @Override
@@ -36,45 +48,121 @@ final class HelpCommand implements CommandLine.IHelpCommandInitializable2, Runna
       PrintWriter out, PrintWriter err) {
     this.self = helpCommandLine;
     this.out = out;
-    this.err = err;
     this.ansi = colorScheme.ansi();
   }
 
   @Override
   public void run() {
-    CommandLine parent = self.getParent();
-    if (command == null) {
-      if (scenario == null) {
-        parent.usage(out, ansi);
-        return;
-      }
-    } else {
-      CommandLine sub = parent.getSubcommands().get(command);
+    CommandLine target = self.getParent();
+    String typed = "";
+    for (String name : command) {
+      CommandLine sub = target.getSubcommands().get(name);
+      typed = (typed + " " + name).strip();
       if (sub == null) {
-        err.println("Unknown command '" + command + "'; commands: "
-            + String.join(", ", parent.getSubcommands().keySet()));
-        return;
+        throw CommandFailure.usage("'" + typed + "' is not a command; "
+            + (target == self.getParent() ? "" : Failures.commandName(target) + "'s ") + "commands: "
+            + String.join(", ", target.getSubcommands().keySet()), null);
       }
-      sub.usage(out, ansi);
+      target = sub;
     }
-    if (scenario != null) {
-      Scenario<?> s;
-      try {
-        s = LocalCatalog.get().scenarios().get(scenario);
-      } catch (IllegalArgumentException e) {
-        err.println("--scenario: " + e.getMessage());
-        return;
-      }
-      out.println();
-      out.print(describe(s));
-      out.flush();
-    } else if ("simulate".equals(command) || "demo".equals(command)) {
-      out.println();
-      out.println("Scenarios ('help " + command + " --scenario <name>' lists a scenario's parameters):");
-      for (Scenario<?> s : LocalCatalog.get().scenarios().all()) {
-        out.println("  " + pad(s.name(), 16) + s.description());
+    if (scenario == null) {
+      target.usage(out, ansi);
+    } else if (target == self.getParent()) {
+      out.print(describe(scenario(scenario)));
+    } else if (takesScenario(target)) {
+      usage(target, scenario, out, ansi);
+    } else {
+      throw CommandFailure.usage("'" + typed + "' takes no --scenario; 'help simulate --scenario "
+          + scenario + "' lists a scenario's parameters", null);
+    }
+    out.flush();
+  }
+
+  /** Whether {@code command} starts a simulation of a scenario: it has the {@link SimulationOptions}. */
+  static boolean takesScenario(CommandLine command) {
+    for (CommandLine.Model.CommandSpec mixin : command.getCommandSpec().mixins().values()) {
+      if (mixin.userObject() instanceof SimulationOptions) {
+        return true;
       }
     }
+    return false;
+  }
+
+  /**
+   * Makes the usage of a command that {@linkplain #takesScenario takes a scenario} end with the
+   * registered scenarios, or with the chosen one's parameters ({@link #usage}), whose options it then
+   * lists without the other scenarios' parameter options.
+   */
+  static void installScenarioSections(CommandLine command) {
+    Map<String, CommandLine.IHelpSectionRenderer> sections = new LinkedHashMap<>(command.getHelpSectionMap());
+    sections.put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_OPTION_LIST, HelpCommand::optionList);
+    sections.put(SCENARIOS_SECTION, help -> scenarios(help.commandSpec().name()));
+    command.setHelpSectionMap(sections);
+    List<String> keys = new ArrayList<>(command.getHelpSectionKeys());
+    keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_OPTION_LIST) + 1, SCENARIOS_SECTION);
+    command.setHelpSectionKeys(keys);
+  }
+
+  /**
+   * Prints the usage of {@code command} for {@code scenarioName} (null: every scenario).
+   *
+   * @throws CommandFailure when no scenario of that name is registered
+   */
+  static void usage(CommandLine command, String scenarioName, PrintWriter out, Ansi ansi) {
+    Scenario<?> chosen = scenarioName == null ? null : scenario(scenarioName);
+    CHOSEN.set(chosen);
+    try {
+      command.usage(out, ansi);
+    } finally {
+      CHOSEN.remove();
+    }
+    out.flush();
+  }
+
+  private static Scenario<?> scenario(String name) {
+    try {
+      return LocalCatalog.get().scenarios().get(name);
+    } catch (IllegalArgumentException e) {
+      throw CommandFailure.usage("--scenario: " + e.getMessage(), null);
+    }
+  }
+
+  /** The options, less the parameter options ({@code --citizens}, ...) of parameters the chosen scenario lacks. */
+  private static String optionList(CommandLine.Help help) {
+    Scenario<?> chosen = CHOSEN.get();
+    Set<String> hidden = new HashSet<>();
+    if (chosen != null) {
+      Set<String> own = new HashSet<>();
+      for (ParameterSpec p : ScenarioParameters.specs(chosen)) {
+        own.add(p.name());
+      }
+      for (String parameter : new SimulationOptions().aliases().keySet()) {
+        if (!own.contains(parameter)) {
+          hidden.add("--" + parameter.replace('_', '-'));
+        }
+      }
+    }
+    List<CommandLine.Model.OptionSpec> shown = new ArrayList<>();
+    for (CommandLine.Model.OptionSpec o : help.commandSpec().options()) {
+      if (!o.hidden() && o.group() == null && !hidden.contains(o.longestName())) {
+        shown.add(o);
+      }
+    }
+    return help.optionListExcludingGroups(shown) + help.optionListGroupSections();
+  }
+
+  /** The registered scenarios, or the chosen one's roles and parameters. */
+  private static String scenarios(String commandName) {
+    Scenario<?> chosen = CHOSEN.get();
+    if (chosen != null) {
+      return System.lineSeparator() + describe(chosen);
+    }
+    StringBuilder sb = new StringBuilder(System.lineSeparator()).append("Scenarios ('help ").append(commandName)
+        .append(" --scenario <name>' lists a scenario's parameters):").append(System.lineSeparator());
+    for (Scenario<?> s : LocalCatalog.get().scenarios().all()) {
+      sb.append("  ").append(pad(s.name(), 16)).append(s.description()).append(System.lineSeparator());
+    }
+    return sb.toString();
   }
 
   /** A scenario's description, roles and parameter table. */

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The processes a first run needs, started as child JVMs: the embedded Temporal (only when the
- * connection is the default address and nothing listens there yet) and a worker. Closing it stops
+ * connection is the default address, or the port a command was given, and nothing listens there yet) and
+ * a worker. Closing it stops
  * them, the worker first so that it finishes its in-flight tasks before the server goes.
  *
  * <pre>{@code
@@ -47,17 +48,44 @@ final class LocalStack implements AutoCloseable {
   /** As {@link #start(TemporalConnection, Path, String)}, with {@code workerEnv} added to the worker's environment. */
   static LocalStack start(TemporalConnection connection, Path logs, String command, Map<String, String> workerEnv)
       throws IOException, InterruptedException {
+    return start(connection, null, logs, command, workerEnv);
+  }
+
+  /**
+   * The ports a command was told to use on this machine ({@code demo --port --ui-port}): the Temporal on
+   * 127.0.0.1:{@code port} is used when one listens there, else started there, its UI on {@code uiPort}
+   * (null: {@code port} + 1000, as the Temporal CLI does).
+   */
+  record Ports(int port, Integer uiPort) {
+    /** The arguments of the {@code dev-server} that listens on these ports. */
+    List<String> devServerArgs() {
+      List<String> args = new ArrayList<>(List.of("dev-server", "--port", Integer.toString(port)));
+      if (uiPort != null) {
+        args.addAll(List.of("--ui-port", uiPort.toString()));
+      }
+      return args;
+    }
+  }
+
+  /**
+   * As {@link #start(TemporalConnection, Path, String, Map)}; with {@code ports} (not null), {@code
+   * connection} is 127.0.0.1:{@code ports.port()}, and the Temporal is started there when none listens.
+   */
+  static LocalStack start(TemporalConnection connection, Ports ports, Path logs, String command,
+      Map<String, String> workerEnv) throws IOException, InterruptedException {
     Files.createDirectories(logs);
     LocalStack stack = new LocalStack();
     // from here on, Ctrl-C stops what was started, in order, and says what became of the run
     stack.stopOnInterrupt(command, connection);
     try {
-      if (connection.isDefaultAddress() && !ChildProcesses.listening("127.0.0.1", 7233)) {
+      int port = ports == null ? 7233 : ports.port();
+      if ((ports != null || connection.isDefaultAddress()) && !ChildProcesses.listening("127.0.0.1", port)) {
         File log = logs.resolve("dev-server.log").toFile();
-        System.out.println("Starting a Temporal on 127.0.0.1:7233 (log: " + log + ")");
+        System.out.println("Starting a Temporal on 127.0.0.1:" + port + " (log: " + log + ")");
         // the log is appended to: only what this server writes counts, not an earlier run's lines
         long earlier = log.exists() ? log.length() : 0;
-        Process server = ChildProcesses.start("384m", log, Map.of(), "dev-server");
+        Process server = ChildProcesses.start("384m", log, Map.of(),
+            ports == null ? new String[] {"dev-server"} : ports.devServerArgs().toArray(new String[0]));
         stack.started.add(server);
         stack.ownsServer = true;
         // the dev server says which Temporal it runs (and, falling back to memory, why) in its log
@@ -72,7 +100,10 @@ final class LocalStack implements AutoCloseable {
         io.temporal.serviceclient.WorkflowServiceStubs service = TemporalCheck.connect(connection);
         service.shutdownNow();
         System.out.println("Using the Temporal at " + connection.address() + " ("
-            + connection.addressSource() + ")");
+            + (ports == null ? connection.addressSource() : "from --port") + ")");
+        if (ports != null && ports.uiPort() != null) {
+          System.out.println("  (--ui-port is for a Temporal started here; this one runs already, with its own UI)");
+        }
       }
       File workerLog = logs.resolve("worker.log").toFile();
       System.out.println("Starting a worker (log: " + workerLog + ")");

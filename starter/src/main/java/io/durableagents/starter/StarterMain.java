@@ -1,9 +1,20 @@
 package io.durableagents.starter;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ExecutionException;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code durable-agents} command line: start and watch simulations, list and describe runs, and
@@ -13,7 +24,13 @@ import picocli.CommandLine.ScopeType;
  * java -jar starter/target/durable-agents.jar demo
  * java -jar starter/target/durable-agents.jar simulate --steps 50 --seed 7
  * java -jar starter/target/durable-agents.jar list
+ * java -jar starter/target/durable-agents.jar simulate --help --scenario negotiation
  * }</pre>
+ *
+ * <p>Every command takes {@code -h}/{@code --help} (added here, to each command, rather than declared by
+ * each) and prints what {@code help COMMAND} prints; a command's synopsis is abbreviated to {@code
+ * [OPTIONS]}, its options being listed below it. What libraries log reaches the terminal as {@link
+ * CliLogging} says.
  */
 @Command(
     name = "durable-agents",
@@ -47,18 +64,104 @@ import picocli.CommandLine.ScopeType;
       DevServerCommand.class,
       HelpCommand.class
     })
-public final class StarterMain {
+public final class StarterMain implements Runnable {
   @Option(names = Failures.VERBOSE_OPTION, scope = ScopeType.INHERIT,
       description = "Print the stack trace of a failure (as DURABLE_AGENTS_DEBUG=1 does).")
   boolean verbose;
+
+  @Spec
+  CommandSpec spec;
 
   public static void main(String[] args) {
     Interrupts.superviseIfChild();
     System.exit(commandLine().execute(args));
   }
 
+  /** {@code durable-agents} alone: the commands, as {@code help} lists them. */
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
   /** The command line, for tests; failures print as {@link Failures} says. */
   public static CommandLine commandLine() {
-    return Failures.install(new CommandLine(new StarterMain()).setCaseInsensitiveEnumValuesAllowed(true));
+    CommandLine commandLine = new CommandLine(new StarterMain()).setCaseInsensitiveEnumValuesAllowed(true);
+    addHelpOptions(commandLine, Collections.newSetFromMap(new IdentityHashMap<>()));
+    commandLine.setExecutionStrategy(StarterMain::execute);
+    Failures.install(commandLine);
+    CommandLine.IParameterExceptionHandler usage = commandLine.getParameterExceptionHandler();
+    return commandLine.setParameterExceptionHandler((ex, args) -> usage.handleParseException(reworded(ex), args));
+  }
+
+  private static final Pattern KEY_VALUE = Pattern.compile(
+      "Value for option option '([^']+)' \\(([^)]*)\\) should be in KEY=VALUE format but was (.*)", Pattern.DOTALL);
+
+  /**
+   * {@code ex} in plainer words where picocli's are off: its message for a map option's value without
+   * {@code =} ({@code Value for option option '--param' (NAME=VALUE) should be in KEY=VALUE format but
+   * was foo}) says "option" twice, and reads as {@code Invalid value for option '--param': 'foo' is not
+   * NAME=VALUE}, as its other messages on values do.
+   */
+  static CommandLine.ParameterException reworded(CommandLine.ParameterException ex) {
+    String message = ex.getMessage();
+    if (message == null || !message.contains("option option ")) {
+      return ex;
+    }
+    Matcher m = KEY_VALUE.matcher(message);
+    String plain = m.matches()
+        ? "Invalid value for option '" + m.group(1) + "': '" + m.group(3) + "' is not "
+            + (m.group(2).contains("=") ? m.group(2) : "KEY=VALUE")
+        : message.replace("option option ", "option ");
+    return new CommandLine.ParameterException(ex.getCommandLine(), plain, ex, ex.getArgSpec(), ex.getValue());
+  }
+
+  /**
+   * Gives every subcommand (at any depth) {@code -h}/{@code --help} as picocli's standard help options do,
+   * less a name the command already uses, and an abbreviated synopsis; and a command that starts a
+   * simulation its scenario sections ({@link HelpCommand#installScenarioSections}).
+   */
+  private static void addHelpOptions(CommandLine command, Set<CommandLine> done) {
+    for (CommandLine sub : command.getSubcommands().values()) {
+      if (!done.add(sub)) {
+        continue; // an alias of a command seen already
+      }
+      CommandSpec spec = sub.getCommandSpec();
+      spec.usageMessage().abbreviateSynopsis(true);
+      if (!spec.optionsMap().containsKey("--help")) {
+        List<String> names = spec.optionsMap().containsKey("-h") ? List.of("--help") : List.of("-h", "--help");
+        spec.addOption(OptionSpec.builder(names.toArray(new String[0])).usageHelp(true).type(boolean.class)
+            .arity("0").description("Show this help message and exit.").build());
+      }
+      if (HelpCommand.takesScenario(sub)) {
+        HelpCommand.installScenarioSections(sub);
+      }
+      addHelpOptions(sub, done);
+    }
+  }
+
+  /**
+   * Runs the command parsed, as picocli's {@code RunLast} does, after setting up logging for it; {@code
+   * --help} with {@code --scenario} prints that scenario's help, as {@code help COMMAND --scenario NAME}
+   * does.
+   */
+  private static int execute(ParseResult parsed) {
+    ParseResult last = parsed;
+    boolean verbose = false;
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      last = p;
+      verbose |= p.hasMatchedOption(Failures.VERBOSE_OPTION);
+    }
+    CommandLine command = last.commandSpec().commandLine();
+    CliLogging.configure(Failures.commandName(command), verbose);
+    if (last.isUsageHelpRequested() && HelpCommand.takesScenario(command) && last.hasMatchedOption("--scenario")) {
+      try {
+        HelpCommand.usage(command, last.matchedOptionValue("--scenario", (String) null), command.getOut(),
+            command.getColorScheme().ansi());
+      } catch (CommandFailure e) {
+        throw new ExecutionException(command, e.getMessage(), e);
+      }
+      return command.getCommandSpec().exitCodeOnUsageHelp();
+    }
+    return new CommandLine.RunLast().execute(parsed);
   }
 }

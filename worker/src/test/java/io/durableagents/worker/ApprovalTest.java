@@ -264,6 +264,8 @@ class ApprovalTest {
     assertTrue(done.turns().get(0).outcomes().get(0).error(), "the model reads it as an error observation");
     assertEquals("the invoice is a duplicate", approvals(run).get(0).reason());
     assertEquals(1, counted("denied"));
+    assertEquals(0, done.toolCalls(), "a denied call is no tool call: it ran no activity");
+    assertEquals(1, done.deniedToolCalls());
   }
 
   @Test
@@ -369,6 +371,8 @@ class ApprovalTest {
 
     AgentTaskResult done = run.getResult(AgentTaskResult.class);
     assertEquals("17 * 23 = 391; the reviewer stopped the rest.", done.answer());
+    assertEquals(1, done.toolCalls(), "E1 ran");
+    assertEquals(1, done.deniedToolCalls(), "E2 was denied");
     String solver = model.requests.get(1).messages().toString();
     assertTrue(solver.contains("391") && solver.contains("The reviewer denied this call of calculator, so it did "
         + "not run. Reason: one sum is enough"), solver);

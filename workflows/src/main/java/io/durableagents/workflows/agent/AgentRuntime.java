@@ -38,6 +38,7 @@ public final class AgentRuntime {
   private TokenUsage usage = TokenUsage.ZERO;
   private int llmCalls;
   private int toolCalls;
+  private int deniedToolCalls;
   private final Set<String> warnings = new LinkedHashSet<>();
   private LlmResponse lastResponse;
 
@@ -148,17 +149,20 @@ public final class AgentRuntime {
    * the model reads why as an error observation.
    */
   public Promise<ToolOutcome> runTool(ToolCall call, String summary) {
-    toolCalls++;
     ApprovalBook approvals = ApprovalBook.current(toolPolicies);
     if (!approvals.requiresApproval(call.name(), input.options().approval())) {
+      toolCalls++;
       return execute(call, call.arguments(), summary);
     }
     String callId = approvals.open(call, input.agentId(), input.observation().step(), input.options().approval());
     return Async.function(() -> {
       ApprovalBook.Decision decision = approvals.await(callId);
       if (!decision.outcome().runs()) {
+        // a call that did not run is no tool call (no activity, nothing paid); it is counted apart
+        deniedToolCalls++;
         return new ToolOutcome(call.id(), call.name(), decision.observation(), true);
       }
+      toolCalls++;
       ToolOutcome ran = execute(call, decision.arguments(), summary).get();
       if (decision.outcome() != ApprovalOutcome.EDITED) {
         return ran;
@@ -212,8 +216,14 @@ public final class AgentRuntime {
     return llmCalls;
   }
 
+  /** The tool calls that ran (as activities): without approval, or approved. */
   public int toolCalls() {
     return toolCalls;
+  }
+
+  /** The tool calls that waited for approval and did not run (denied, timed out to deny, cancelled). */
+  public int deniedToolCalls() {
+    return deniedToolCalls;
   }
 
   private static String rootMessage(RuntimeException failure) {

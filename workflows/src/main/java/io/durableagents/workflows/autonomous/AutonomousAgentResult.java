@@ -1,6 +1,7 @@
 package io.durableagents.workflows.autonomous;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.llm.TokenUsage;
 import java.util.List;
 
@@ -24,13 +25,16 @@ import java.util.List;
  * @param usage the tokens of this run's own LLM calls
  * @param totalUsage this run's tokens with every sub-agent's, rolled up
  * @param llmCalls this run's own LLM calls
- * @param toolCalls this run's own tool activities
+ * @param toolCalls this run's own tool activities (a call denied on approval ran none)
+ * @param deniedToolCalls this run's own tool calls that waited for approval and did not run (denied by a
+ *     person or a timeout, or cancelled while waiting); omitted from JSON when 0
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AutonomousAgentResult(String answer, String pattern, String status, Guardrail endedBy,
     String endedReason, int iterations, List<TodoItem> todos, List<String> thoughts,
     List<JudgeVerdict> verdicts, int reflectionRounds, List<SubAgentReport> subAgents,
-    TokenUsage usage, TokenUsage totalUsage, int llmCalls, int toolCalls) {
+    TokenUsage usage, TokenUsage totalUsage, int llmCalls, int toolCalls,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) int deniedToolCalls) {
   public AutonomousAgentResult {
     todos = todos == null ? List.of() : List.copyOf(todos);
     thoughts = thoughts == null ? List.of() : List.copyOf(thoughts);

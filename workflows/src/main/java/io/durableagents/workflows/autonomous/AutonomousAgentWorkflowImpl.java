@@ -96,6 +96,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   private AgentRuntime currentTurn;
   private int llmCalls;
   private int toolCalls;
+  private int deniedToolCalls;
   private int iterations;
   private int turnNumber;
   private int reflectionRounds;
@@ -341,6 +342,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     ownUsage = ownUsage.plus(runtime.usage());
     llmCalls += runtime.llmCalls();
     toolCalls += runtime.toolCalls();
+    deniedToolCalls += runtime.deniedToolCalls();
   }
 
   /**
@@ -453,7 +455,8 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     }
     return new AutonomousAgentResult(lastAnswer, spec.reasoning().pattern().label(), status, endedBy,
         endedReason, iterations, todos(), thoughts == null ? List.of() : thoughts.thoughts(), verdicts,
-        reflectionRounds, subAgents(), ownUsage, totalUsage(), llmCalls, toolCalls);
+        reflectionRounds, subAgents(), ownUsage, totalUsage(), llmCalls, toolCalls,
+        deniedToolCalls);
   }
 
   // ---------------------------------------------------------------- the workflow-side tools

@@ -21,12 +21,14 @@ import java.util.List;
  * @param replans how many times the planner was called again (ReWOO)
  * @param usage tokens used by the run's LLM calls
  * @param llmCalls how many LLM calls it made
- * @param toolCalls how many tool activities it ran
+ * @param toolCalls how many tool activities it ran (a call denied on approval ran none)
  * @param warnings what the models said the run's owner should know (an empty or cut answer, a rules
  *     model with no policy for the role); empty when none, omitted from JSON then
  * @param answerProblem null when the answer is complete; {@link #EMPTY} when the final answer is empty,
  *     {@link #CUT} when it was cut at an output limit (the model's or the worker's). A caller treats
  *     either as a failed task (the command line exits non-zero)
+ * @param deniedToolCalls how many tool calls waited for approval and did not run (denied by a person or
+ *     a timeout, or cancelled while waiting); not among {@code toolCalls}; omitted from JSON when 0
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AgentTaskResult(
@@ -41,7 +43,8 @@ public record AgentTaskResult(
     int llmCalls,
     int toolCalls,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String answerProblem) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) String answerProblem,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) int deniedToolCalls) {
   /** {@link #answerProblem()}: the final answer is empty. */
   public static final String EMPTY = "empty";
   /** {@link #answerProblem()}: the final answer was cut at an output limit. */
@@ -59,13 +62,19 @@ public record AgentTaskResult(
       Plan plan, List<ReWooStepResult> stepResults, int replans, TokenUsage usage, int llmCalls,
       int toolCalls) {
     this(answer, strategy, forcedFinish, turns, plan, stepResults, replans, usage, llmCalls, toolCalls,
-        null, null);
+        null, null, 0);
   }
 
   /** This result with {@code warnings} and {@code answerProblem}. */
   public AgentTaskResult withOutcome(List<String> warnings, String answerProblem) {
     return new AgentTaskResult(answer, strategy, forcedFinish, turns, plan, stepResults, replans, usage,
-        llmCalls, toolCalls, warnings, answerProblem);
+        llmCalls, toolCalls, warnings, answerProblem, deniedToolCalls);
+  }
+
+  /** This result with {@code deniedToolCalls}. */
+  public AgentTaskResult withDeniedToolCalls(int deniedToolCalls) {
+    return new AgentTaskResult(answer, strategy, forcedFinish, turns, plan, stepResults, replans, usage,
+        llmCalls, toolCalls, warnings, answerProblem, deniedToolCalls);
   }
 
   /** True when the answer is complete (not empty, not cut). */

@@ -64,7 +64,8 @@ public class AgentTaskWorkflowImpl implements AgentTaskWorkflow {
       default:
         throw new IllegalStateException("no implementation for " + strategy);
     }
-    result = result.withOutcome(runtime.warnings(), answerProblem(result.answer(), runtime.lastResponse()));
+    result = result.withOutcome(runtime.warnings(), answerProblem(result.answer(), runtime.lastResponse()))
+        .withDeniedToolCalls(runtime.deniedToolCalls());
     StrategyMetrics.count(StrategyMetrics.AGENT_TASKS, strategy, 1);
     StrategyMetrics.count(StrategyMetrics.PLANS_MADE, strategy,
         result.plan() == null ? 0 : 1 + result.replans());
