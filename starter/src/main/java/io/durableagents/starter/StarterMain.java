@@ -45,6 +45,7 @@ import picocli.CommandLine.ScopeType;
       BenchmarkCommand.class,
       WorkerCommand.class,
       DevServerCommand.class,
+      CheckExecutionLogCommand.class,
       HelpCommand.class
     })
 public final class StarterMain {
