@@ -40,7 +40,7 @@ public final class ExecutionLogCheck {
    * @param workflowId the workflow that scheduled it
    * @param runId its run
    * @param activityId the activity's id in that run
-   * @param activityType e.g. {@code LlmChat}, {@code ExecuteTool}
+   * @param activityType e.g. {@code LlmChat}, {@code ToolExecute}
    * @param why what the journal shows, e.g. {@code attempt 2 finished on worker 4711 (which went on
    *     running calls), then attempt 3 finished on worker 4711}
    * @param onLiveWorker whether the worker of the first finished attempt wrote later lines: the call ran
