@@ -46,7 +46,7 @@ final class AgentCommand implements Callable<Integer> {
   @Option(names = "--tools", split = ",",
       description = "The external tools the agent has: built-in ones, tools registered by an extension on "
           + "the classpath, or MCP servers' tools (<server>_<tool>, servers in DURABLE_AGENTS_MCP_SERVERS) "
-          + "(default: calculator,read_file).")
+          + "(default: calculator,read_file). With --no-worker the running workers check them.")
   List<String> tools;
 
   @Option(names = "--tool-choice", defaultValue = "auto",
@@ -122,7 +122,9 @@ final class AgentCommand implements Callable<Integer> {
     }
     ToolChoice choice = SimulationOptions.checkedToolChoice(toolChoice);
     String m = SimulationOptions.checkedModel(model);
-    if (tools != null) {
+    // With --no-worker the workers that run the task know their own tools (their extensions, their MCP
+    // servers, which this command's environment may not name): they refuse a name they do not know.
+    if (tools != null && !noWorker) {
       List<String> known = new java.util.ArrayList<>(LocalCatalog.get().tools());
       if (!known.containsAll(tools)) {
         // Perhaps an MCP server's tool: only the servers know those names.
@@ -130,7 +132,10 @@ final class AgentCommand implements Callable<Integer> {
       }
       for (String t : tools) {
         if (!known.contains(t)) {
-          throw new IllegalArgumentException("--tools: '" + t + "' is not one of: " + String.join(", ", known));
+          throw new IllegalArgumentException("--tools: '" + t + "' is not one of: " + String.join(", ", known)
+              + "; an MCP server's tools (<server>_<tool>) need the server in "
+              + io.durableagents.worker.WorkerSettings.MCP_SERVERS
+              + ", or --no-worker to run on workers that have them");
         }
       }
     }

@@ -62,6 +62,7 @@ import picocli.CommandLine.Spec;
       BenchmarkCommand.class,
       WorkerCommand.class,
       DevServerCommand.class,
+      CheckExecutionLogCommand.class,
       HelpCommand.class
     })
 public final class StarterMain implements Runnable {

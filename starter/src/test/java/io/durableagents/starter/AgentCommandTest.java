@@ -38,6 +38,17 @@ class AgentCommandTest {
     assertMessage("--model", parse("-p", "x", "--model", "gpt"));
   }
 
+  @Test
+  void toolsUnknownHereAreLeftToTheWorkersWithNoWorkerAndTheHintNamesTheMcpSetting() {
+    // The MCP servers may be configured on the workers only: they know their tools, and refuse others.
+    assertEquals(List.of("fs_list_directory"),
+        parse("-p", "x", "--model", "rules", "--no-worker", "--tools", "fs_list_directory").toInput().tools());
+    String m = assertThrows(IllegalArgumentException.class,
+        parse("-p", "x", "--model", "rules", "--tools", "fs_list_directory")::toInput).getMessage();
+    assertTrue(m.startsWith("--tools: 'fs_list_directory' is not one of: calculator, read_file")
+        && m.contains("DURABLE_AGENTS_MCP_SERVERS") && m.contains("--no-worker"), m);
+  }
+
   private static void assertMessage(String option, AgentCommand command) {
     String m = assertThrows(IllegalArgumentException.class, command::toInput).getMessage();
     assertTrue(m.startsWith(option), m);

@@ -18,6 +18,27 @@ import org.junit.jupiter.api.Test;
  * {@code NoClassDefFoundError: TemporalDevServerOptions}) is found only here.
  */
 class ShadedJarIT {
+  /**
+   * Both jars name the command line's main class: the shaded one runs with {@code java -jar}, and the
+   * published {@code durable-agents-starter} jar names it for a user's own shaded jar or classpath.
+   */
+  @Test
+  void bothJarsNameTheMainClass() throws Exception {
+    Path shaded = Path.of("target", "durable-agents.jar");
+    assertTrue(Files.isRegularFile(shaded), "no " + shaded.toAbsolutePath() + ": run this after package");
+    Path thin;
+    try (java.util.stream.Stream<Path> files = Files.list(Path.of("target"))) {
+      thin = files.filter(f -> f.getFileName().toString().matches("durable-agents-starter-[^-]+(-SNAPSHOT)?\\.jar"))
+          .findFirst().orElseThrow(() -> new AssertionError("no durable-agents-starter-<version>.jar in target"));
+    }
+    for (Path jar : List.of(shaded, thin)) {
+      try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
+        assertEquals(StarterMain.class.getName(),
+            file.getManifest().getMainAttributes().getValue(java.util.jar.Attributes.Name.MAIN_CLASS), jar.toString());
+      }
+    }
+  }
+
   @Test
   void theJarsDevServerStartsTheTemporalCli() throws Exception {
     Path cli = RealDevServer.cli();

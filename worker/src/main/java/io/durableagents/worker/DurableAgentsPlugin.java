@@ -136,6 +136,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     this.mcpTools = McpToolSet.connect(List.copyOf(b.mcpServers.values()));
     try {
       this.tools = b.toolRegistry(mcpTools);
+      checkRoleTools(b.scenarios.values(), tools);
     } catch (RuntimeException e) {
       mcpTools.close();
       throw e;
@@ -174,6 +175,50 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     }
     this.interceptors = List.copyOf(all);
     this.payloadCodec = b.payloadCodec;
+  }
+
+  /**
+   * Checks that every tool each role of each scenario is offered ({@code ScenarioWorld.toolsOf}, read
+   * from a world made from the scenario's defaults) is one the workers will have: one of the scenario's
+   * own world actions, or an external tool (built in, registered with {@link Builder#registerTool}, or an
+   * MCP server's, listed by now). Without it every step of such a role would fail at run time.
+   *
+   * @throws IllegalArgumentException naming the scenario, the role, the tool and what is registered
+   */
+  static void checkRoleTools(java.util.Collection<ScenarioRegistration> registrations, ToolRegistry tools) {
+    List<String> external = tools.externalToolNames();
+    for (ScenarioRegistration r : registrations) {
+      Scenario<?> scenario = r.scenario();
+      io.durableagents.workflows.simulation.ScenarioWorld world;
+      try {
+        world = defaultWorld(scenario);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("scenario '" + scenario.name()
+            + "': no world can be made from its defaults to check its roles' tools: " + e, e);
+      }
+      List<String> actions = r.actionNames();
+      for (String role : scenario.roles()) {
+        List<String> offered = world.toolsOf(role);
+        if (offered == null) {
+          continue;
+        }
+        for (String tool : offered) {
+          if (!actions.contains(tool) && !external.contains(tool)) {
+            throw new IllegalArgumentException("scenario '" + scenario.name() + "', role '" + role
+                + "': its tools name '" + tool + "', which is not registered (its world actions: "
+                + String.join(", ", actions)
+                + "; external tools: " + String.join(", ", external) + "). Register it with registerTool, "
+                + "or name the MCP server that has it (registerMcpServer, " + WorkerSettings.MCP_SERVERS
+                + "), or remove it from toolsOf(\"" + role + "\")");
+          }
+        }
+      }
+    }
+  }
+
+  private static <P extends Record> io.durableagents.workflows.simulation.ScenarioWorld defaultWorld(
+      Scenario<P> scenario) {
+    return scenario.create(scenario.defaults(), new io.durableagents.workflows.simulation.SeededRandom(0));
   }
 
   /**
@@ -557,7 +602,8 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       ScenarioRegistration before = scenarios.get(name);
       if (before != null) {
         throw new IllegalArgumentException("registerScenario: a scenario named '" + name
-            + "' is registered already (" + before.scenario().getClass().getName() + ")");
+            + "' is registered already (" + before.scenario().getClass().getName() + "); "
+            + registration.scenario().getClass().getName() + " takes the same name");
       }
       scenarios.put(name, registration);
       return this;
@@ -839,6 +885,15 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       return this;
     }
 
+    /**
+     * Builds the plugin: connects the MCP servers and reads their tools, then checks every name.
+     *
+     * @throws IllegalArgumentException naming a tool registered twice, or a scenario's role offered a
+     *     tool that is neither one of the scenario's world actions nor a registered or MCP tool (the
+     *     message names the scenario, the role and the tool)
+     * @throws io.durableagents.activities.tools.mcp.McpServerUnavailableException naming an MCP server
+     *     that cannot be reached
+     */
     public DurableAgentsPlugin build() {
       return new DurableAgentsPlugin(this);
     }

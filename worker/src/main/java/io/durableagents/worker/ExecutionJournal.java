@@ -21,7 +21,9 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>Each line is tab separated: epoch millis, event ({@code start}, {@code done}, {@code failed}),
  * workflow id, activity id, attempt, activity type, worker process id, run id (activity ids restart
- * in each run of a workflow that continued as new).
+ * in each run of a workflow that continued as new). {@link ExecutionLogCheck} (the command {@code
+ * durable-agents check-execution-log FILE...}) reads such files and says whether any completed call ran
+ * twice; docs/configuration.md describes the columns.
  */
 public final class ExecutionJournal extends WorkerInterceptorBase {
   private final FileChannel channel;

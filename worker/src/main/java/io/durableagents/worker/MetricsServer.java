@@ -20,9 +20,9 @@ import java.util.function.BooleanSupplier;
 /**
  * The worker's HTTP endpoint: Prometheus metrics at {@code /metrics} (the Temporal SDK's own metrics
  * through its Micrometer bridge, ours, and the JVM's heap, threads, GC and CPU) and {@code /health}, which answers 200 while the worker runs and 503
- * otherwise, and 503 with a line per problem when something the worker needs does not answer (an MCP
- * server: {@code mcp server fs: cannot be reached: ...}), followed by the runs whose workflow task keeps
- * failing, if any.
+ * otherwise. It names what it checked, a line each ({@code mcp server fs: ok}), and answers 503 when
+ * something the worker needs does not answer ({@code mcp server fs: does not answer: ...}); the runs whose
+ * workflow task keeps failing follow, if any.
  */
 public final class MetricsServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry =
@@ -30,6 +30,10 @@ public final class MetricsServer implements AutoCloseable {
   private final Scope scope;
   private final HttpServer server;
   private volatile java.util.function.Supplier<java.util.Map<String, String>> problems = java.util.Map::of;
+  private volatile java.util.function.Supplier<java.util.Map<String, String>> checks = java.util.Map::of;
+
+  /** The state of a check ({@link #setChecks}) that is fine. */
+  public static final String OK = "ok";
 
   /**
    * The address the endpoint listens on: {@value #DEFAULT_HOST} (this machine only) unless this
@@ -87,9 +91,11 @@ public final class MetricsServer implements AutoCloseable {
     });
     server.createContext("/health", exchange -> {
       boolean running = healthy.getAsBoolean();
+      java.util.Map<String, String> checked = checks.get();
       java.util.Map<String, String> now = problems.get();
-      boolean ok = running && now.isEmpty();
+      boolean ok = running && now.isEmpty() && checked.values().stream().allMatch(OK::equals);
       StringBuilder text = new StringBuilder(ok ? "ok\n" : running ? "" : "not running\n");
+      checked.forEach((what, state) -> text.append(what).append(": ").append(state).append('\n'));
       now.forEach((what, why) -> text.append(what).append(": ").append(why).append('\n'));
       for (String note : notes.get()) {
         text.append(note).append('\n');
@@ -109,6 +115,15 @@ public final class MetricsServer implements AutoCloseable {
    */
   public void setProblems(java.util.function.Supplier<java.util.Map<String, String>> problems) {
     this.problems = problems == null ? java.util.Map::of : problems;
+  }
+
+  /**
+   * What {@code /health} checks and names at every request, each with its state (e.g. {@code mcp server
+   * fs} to {@value #OK}, or to {@code does not answer: ...}): a line {@code <what>: <state>} each, and 503
+   * when a state is not {@value #OK}.
+   */
+  public void setChecks(java.util.function.Supplier<java.util.Map<String, String>> checks) {
+    this.checks = checks == null ? java.util.Map::of : checks;
   }
 
   /** The scope to give the service stubs, so that the SDK reports its metrics here. */

@@ -88,7 +88,7 @@ public final class WorkerMain {
       return 2;
     }
     if (metrics != null) {
-      metrics.setProblems(() -> McpHealth.problems(plugin.mcpTools()));
+      metrics.setChecks(() -> McpHealth.checks(plugin.mcpTools()));
     }
     WorkflowClient client = connection.client(service, identity, plugin);
     WorkerFactory factory = WorkerFactory.newInstance(client);

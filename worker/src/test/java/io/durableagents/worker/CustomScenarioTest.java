@@ -49,7 +49,7 @@ class CustomScenarioTest {
 
   public record WalkSnapshot(Map<String, Integer> positions, int idlers) {}
 
-  static final class WalkWorld implements ScenarioWorld {
+  static class WalkWorld implements ScenarioWorld {
     final Map<String, Integer> positions;
     final int idlers;
 
@@ -217,9 +217,11 @@ class CustomScenarioTest {
   void registrationFailsAtOnceOnDuplicateNames() {
     DurableAgentsPlugin.Builder builder = DurableAgentsPlugin.newBuilder()
         .registerScenario(new Walk(), new WalkActions());
-    assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> builder.registerScenario(new Walk(), new WalkActions())).getMessage()
-        .contains("a scenario named 'walk' is registered already"));
+    class OtherWalk extends Walk {}
+    String twice = assertThrows(IllegalArgumentException.class,
+        () -> builder.registerScenario(new OtherWalk(), new WalkActions())).getMessage();
+    assertTrue(twice.contains("a scenario named 'walk' is registered already (" + Walk.class.getName() + ")")
+        && twice.contains(OtherWalk.class.getName() + " takes the same name"), "names both classes: " + twice);
 
     class ClashingActions {
       @Tool(name = "move_one_step", value = "Epstein has this name already.")
@@ -233,5 +235,37 @@ class CustomScenarioTest {
     String clash = assertThrows(IllegalArgumentException.class, () -> DurableAgentsPlugin.newBuilder()
         .registerScenario(other, new ClashingActions()).build()).getMessage();
     assertTrue(clash.contains("two tools are named 'move_one_step'") && clash.contains("EpsteinActions"), clash);
+  }
+
+  @Test
+  void aRoleOfferedAToolThatIsNotRegisteredFailsTheBuildNamingTheRoleAndTheTool() {
+    /** Walkers are offered a weather tool that no one registered. */
+    class WeatherWalk extends Walk {
+      @Override public ScenarioWorld create(WalkParameters p, SeededRandom random) {
+        WalkWorld plain = (WalkWorld) super.create(p, random);
+        return new WalkWorld(plain.positions, plain.idlers) {
+          @Override public List<String> toolsOf(String role) {
+            return "walker".equals(role) ? List.of("step_right", "weather") : List.of("step_right");
+          }
+        };
+      }
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DurableAgentsPlugin.newBuilder()
+        .registerScenario(new WeatherWalk(), new WalkActions()).build());
+    assertTrue(e.getMessage().startsWith("scenario 'walk', role 'walker': its tools name 'weather', which is not "
+        + "registered (its world actions: step_right; external tools: calculator, read_file)"), e.getMessage());
+    assertTrue(e.getMessage().contains("registerTool") && e.getMessage().contains(WorkerSettings.MCP_SERVERS),
+        e.getMessage());
+
+    /** Registered, the same tool passes. */
+    class Weather {
+      @Tool(name = "weather", value = "The weather.")
+      public String weather(@P(name = "city", value = "a city") String city) {
+        return "sunny";
+      }
+    }
+    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
+        .registerScenario(new WeatherWalk(), new WalkActions()).registerTool(new Weather()).build();
+    assertTrue(plugin.tools().externalToolNames().contains("weather"));
   }
 }

@@ -82,6 +82,9 @@ public final class ToolRegistry {
     return Optional.ofNullable(entries.get(name));
   }
 
+  /** The worker's setting that names its MCP servers' files, which unknown tool names point to. */
+  static final String MCP_SERVERS_VARIABLE = "DURABLE_AGENTS_MCP_SERVERS";
+
   /** Every tool name, in registration order. */
   public Set<String> names() {
     return entries.keySet();
@@ -134,8 +137,9 @@ public final class ToolRegistry {
       }
     }
     if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException(
-          "unknown tools " + unknown + "; this worker knows " + entries.keySet());
+      throw new IllegalArgumentException("unknown tools " + unknown + "; this worker's external tools: "
+          + String.join(", ", externalToolNames()) + " (an MCP server's tools, <server>_<tool>, need that "
+          + "server in the worker's " + MCP_SERVERS_VARIABLE + "; others, registerTool on its plugin)");
     }
     return specs;
   }

@@ -144,12 +144,12 @@ class McpPluginTest {
     DirectoryMcpServer server = new DirectoryMcpServer(0);
     DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().registerMcpServer(dir(server)).build();
     try (MetricsServer metrics = new MetricsServer(0, () -> true)) {
-      metrics.setProblems(() -> McpHealth.problems(plugin.mcpTools()));
+      metrics.setChecks(() -> McpHealth.checks(plugin.mcpTools()));
       HttpClient http = HttpClient.newHttpClient();
       HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics.port() + "/health")).build();
       HttpResponse<String> ok = http.send(health, HttpResponse.BodyHandlers.ofString());
       assertEquals(200, ok.statusCode());
-      assertEquals("ok\n", ok.body());
+      assertEquals("ok\nmcp server dir: ok\n", ok.body());
 
       server.close();
       HttpResponse<String> down = http.send(health, HttpResponse.BodyHandlers.ofString());

@@ -47,6 +47,10 @@ public interface ScenarioWorld {
    * The variables recorded at the end of each step, in a stable order: counts ({@code active: 12}),
    * sums, or measures such as a Gini coefficient, as Mesa's {@code DataCollector} model reporters give
    * them. They are the run's per-step results ({@code --csv}, {@code --chart}) and its progress.
+   *
+   * <p>The simulation reads them once a step, after {@link #endStep} (so what {@code endStep} changes,
+   * a sentence run down, is in that step's counts), and once when the world is created or restored,
+   * before the first step.
    */
   Map<String, Number> counts();
 

@@ -34,6 +34,8 @@ final class McpServerConnection implements AutoCloseable {
   private McpClient client;
   private McpTransport transport;
   private boolean closed;
+  /** Whether the last health check found the server down (and said so in the log). */
+  private volatile boolean reportedDown;
 
   private McpServerConnection(McpServerConfig config, Connected connected) {
     this.config = config;
@@ -105,9 +107,11 @@ final class McpServerConnection implements AutoCloseable {
   }
 
   /**
-   * Null when the server answers a ping; otherwise why it does not. A ping that times out is sent once
-   * more before the server is reported: one slow answer (a server busy with a call, a loaded machine) is
-   * not a server that cannot be reached, and a worker's /health should not turn 503 for it.
+   * Null when the server answers a ping; otherwise why it does not. A ping that fails is sent once more
+   * before the server is reported: one slow answer (a server busy with a call, a loaded machine) or one
+   * dropped connection is not a server that cannot be reached, and a worker's /health should not turn 503
+   * for it. A server found down is one warning in the log (and one line when it answers again), never a
+   * stack trace, however often /health asks.
    */
   String problem() {
     McpClient c;
@@ -121,24 +125,21 @@ final class McpServerConnection implements AutoCloseable {
     for (int attempt = 1; attempt <= 2; attempt++) {
       try {
         c.checkHealth();
+        if (reportedDown) {
+          reportedDown = false;
+          log.info("MCP server '{}' answers a ping again", config.name());
+        }
         return null;
       } catch (RuntimeException e) {
         last = e;
-        if (!timedOut(e)) {
-          break;
-        }
       }
     }
-    return rootMessage(last);
-  }
-
-  private static boolean timedOut(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof java.util.concurrent.TimeoutException) {
-        return true;
-      }
+    String why = rootMessage(last);
+    if (!reportedDown) {
+      reportedDown = true;
+      log.warn("MCP server '{}' does not answer a ping (asked twice): {}", config.name(), why);
     }
-    return false;
+    return why;
   }
 
   @Override

@@ -205,6 +205,18 @@ public final class McpToolSet implements AutoCloseable {
     return problems;
   }
 
+  /**
+   * Every server, in configuration order, with its state now: null when it answers a ping, otherwise
+   * why it does not (asked twice). What the worker's {@code /health} lists.
+   */
+  public Map<String, String> states() {
+    Map<String, String> states = new LinkedHashMap<>();
+    for (McpServerConnection server : servers) {
+      states.put(server.config().name(), server.problem());
+    }
+    return states;
+  }
+
   /** Whether there are no servers. */
   public boolean isEmpty() {
     return servers.isEmpty();
