@@ -1,6 +1,8 @@
 package io.durableagents.starter;
 
 import io.durableagents.workflows.agent.StrategyFailureTypes;
+import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
+import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.llm.LlmFailureTypes;
 import io.durableagents.workflows.tools.ToolFailureTypes;
 import io.grpc.Status;
@@ -86,7 +88,7 @@ final class Failures {
           "Follow it with 'attach " + id + "', or choose another --id.");
     }
     if (t instanceof WorkflowFailedException) {
-      return new Report(FAILED, "the run failed: " + runFailure(t), hintFor(t, command));
+      return new Report(FAILED, "the run failed" + spent(t) + ": " + runFailure(t), hintFor(t, command));
     }
     if (t instanceof WorkflowNotFoundException nf) {
       return new Report(NOT_FOUND, "no run '" + nf.getExecution().getWorkflowId() + "'",
@@ -149,7 +151,8 @@ final class Failures {
   static String runFailure(Throwable failure) {
     ApplicationFailure app = innermost(failure, ApplicationFailure.class);
     if (app != null) {
-      return app.getType() + ": " + firstLine(app.getOriginalMessage());
+      // a plan rejected twice says why on lines of their own: the reason goes on the line printed
+      return app.getType() + ": " + ReWooReasoning.rejectionSummary(String.valueOf(app.getOriginalMessage()));
     }
     if (find(failure, TerminatedFailure.class) != null) {
       return "it was terminated";
@@ -179,6 +182,17 @@ final class Failures {
     String forCommand(CommandLine.Model.CommandSpec command) {
       return option != null && command != null && command.findOption(option) != null ? withOption : text;
     }
+  }
+
+  /**
+   * What a failed run had spent, as its failure carries it ({@link SpentBeforeFailure}): {@code  after 2
+   * LLM calls (100 tokens in, 20 out)}, or nothing when it carries none.
+   */
+  static String spent(Throwable failure) {
+    return SpentBeforeFailure.of(failure).filter(s -> s.llmCalls() > 0)
+        .map(s -> " after " + s.llmCalls() + (s.llmCalls() == 1 ? " LLM call" : " LLM calls") + " ("
+            + s.usage().input() + " tokens in, " + s.usage().output() + " out)")
+        .orElse("");
   }
 
   /** What to do about a failed run, by the type of its cause. */

@@ -36,7 +36,7 @@ public record SpentBeforeFailure(long llmCalls, TokenUsage usage, long toolCalls
   public static final String CHANGE_ID = "failure-carries-usage";
 
   /** The first detail of a failure that carries one: tells it from any other failure's details. */
-  static final String MARKER = "durable-agents:spent-before-failure";
+  public static final String MARKER = "durable-agents:spent-before-failure";
 
   public SpentBeforeFailure {
     usage = usage == null ? TokenUsage.ZERO : usage;
