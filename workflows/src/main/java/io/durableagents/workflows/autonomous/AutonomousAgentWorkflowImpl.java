@@ -167,16 +167,16 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     List<Promise<Void>> work = new ArrayList<>();
     CancellationScope scope = Workflow.newCancellationScope(() -> work.add(Async.procedure(this::runPattern)));
     scope.run();
-    if (timeout != null) {
-      Promise<Void> timer = Workflow.newTimer(Duration.ofSeconds(timeout));
-      Promise.anyOf(work.get(0), timer).get();
-      if (!work.get(0).isCompleted()) {
-        endedBy = Guardrail.TIMEOUT;
-        endedReason = "timeout (" + timeout + " s) reached";
-        scope.cancel();
-      }
-    }
     try {
+      if (timeout != null) {
+        Promise<Void> timer = Workflow.newTimer(Duration.ofSeconds(timeout));
+        Promise.anyOf(work.get(0), timer).get();
+        if (!work.get(0).isCompleted()) {
+          endedBy = Guardrail.TIMEOUT;
+          endedReason = "timeout (" + timeout + " s) reached";
+          scope.cancel();
+        }
+      }
       work.get(0).get();
     } catch (RuntimeException e) {
       if (endedBy != Guardrail.TIMEOUT) {
