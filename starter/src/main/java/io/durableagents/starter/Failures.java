@@ -1,6 +1,8 @@
 package io.durableagents.starter;
 
 import io.durableagents.workflows.agent.StrategyFailureTypes;
+import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
+import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.llm.LlmFailureTypes;
 import io.durableagents.workflows.tools.ToolFailureTypes;
 import io.grpc.Status;
@@ -69,8 +71,13 @@ final class Failures {
 
   private Failures() {}
 
-  /** The report for {@code failure}. */
+  /** The report for {@code failure}, whose hint names no option of a particular command. */
   static Report report(Throwable failure) {
+    return report(failure, null);
+  }
+
+  /** The report for {@code failure} as {@code command} (null: any) prints it. */
+  static Report report(Throwable failure, CommandLine.Model.CommandSpec command) {
     Throwable t = unwrap(failure);
     if (t instanceof CommandFailure c) {
       return new Report(c.exitCode(), c.getMessage(), c.hint());
@@ -81,7 +88,7 @@ final class Failures {
           "Follow it with 'attach " + id + "', or choose another --id.");
     }
     if (t instanceof WorkflowFailedException) {
-      return new Report(FAILED, "the run failed: " + runFailure(t), hintFor(t));
+      return new Report(FAILED, "the run failed" + spent(t) + ": " + runFailure(t), hintFor(t, command));
     }
     if (t instanceof WorkflowNotFoundException nf) {
       return new Report(NOT_FOUND, "no run '" + nf.getExecution().getWorkflowId() + "'",
@@ -144,7 +151,8 @@ final class Failures {
   static String runFailure(Throwable failure) {
     ApplicationFailure app = innermost(failure, ApplicationFailure.class);
     if (app != null) {
-      return app.getType() + ": " + firstLine(app.getOriginalMessage());
+      // a plan rejected twice says why on lines of their own: the reason goes on the line printed
+      return app.getType() + ": " + ReWooReasoning.rejectionSummary(String.valueOf(app.getOriginalMessage()));
     }
     if (find(failure, TerminatedFailure.class) != null) {
       return "it was terminated";
@@ -160,25 +168,60 @@ final class Failures {
     return firstLine(innermostMessage(failure));
   }
 
+  /**
+   * A hint for a failed run: {@code text} names no option, so any command may print it; a command that
+   * has {@code option} prints {@code withOption} instead. Variables named are those of the worker's
+   * environment that {@code docs/configuration.md} lists.
+   */
+  record Hint(String text, String option, String withOption) {
+    static Hint of(String text) {
+      return new Hint(text, null, null);
+    }
+
+    /** The hint as {@code command} (null: a command not known here) prints it. */
+    String forCommand(CommandLine.Model.CommandSpec command) {
+      return option != null && command != null && command.findOption(option) != null ? withOption : text;
+    }
+  }
+
+  /**
+   * What a failed run had spent, as its failure carries it ({@link SpentBeforeFailure}): {@code  after 2
+   * LLM calls (100 tokens in, 20 out)}, or nothing when it carries none.
+   */
+  static String spent(Throwable failure) {
+    return SpentBeforeFailure.of(failure).filter(s -> s.llmCalls() > 0)
+        .map(s -> " after " + s.llmCalls() + (s.llmCalls() == 1 ? " LLM call" : " LLM calls") + " ("
+            + s.usage().input() + " tokens in, " + s.usage().output() + " out)")
+        .orElse("");
+  }
+
   /** What to do about a failed run, by the type of its cause. */
-  private static String hintFor(Throwable failure) {
+  static final Map<String, Hint> HINTS = Map.of(
+      LlmFailureTypes.PROVIDER_NOT_CONFIGURED, Hint.of("Set it where the worker runs (demo and agent start "
+          + "their worker from this shell's environment), then run again."),
+      LlmFailureTypes.AUTHENTICATION, Hint.of("Check the provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY) in "
+          + "the worker's environment."),
+      LlmFailureTypes.MODEL_NOT_FOUND, new Hint("Check the model's name with the provider.", "--model",
+          "Check the model's name with the provider (--model provider:model)."),
+      LlmFailureTypes.RATE_LIMITED, new Hint("Set DURABLE_AGENTS_LLM_RATE_LIMIT (LLM calls per second) where "
+          + "the worker runs, give the model a longer DURABLE_AGENTS_LLM_RETRY_BUDGET, or wait for the "
+          + "provider's limit to reset.", "--max-concurrent-agents", "Lower --max-concurrent-agents, set "
+          + "DURABLE_AGENTS_LLM_RATE_LIMIT (LLM calls per second) where the worker runs, give the model a "
+          + "longer DURABLE_AGENTS_LLM_RETRY_BUDGET, or wait for the provider's limit to reset."),
+      LlmFailureTypes.INVALID_REQUEST, Hint.of("The provider refused the request; a smaller prompt (fewer "
+          + "agents in sight, less memory) or another model may fit."),
+      ToolFailureTypes.UNKNOWN_SELECTED_TOOL, new Hint("Name only tools the agents have in the run's "
+          + "selected tools.", "--selected-tools", "Name tools the agents have in --selected-tools, or "
+          + "leave it out."),
+      StrategyFailureTypes.INVALID_PLAN, new Hint("The model wrote a plan that does not fit; try another "
+          + "model or another strategy.", "--strategy", "The model wrote a plan that does not fit; try "
+          + "another model or --strategy cot."));
+
+  /** What {@code command} (null: any) should say to do about a failed run, by the type of its cause. */
+  private static String hintFor(Throwable failure, CommandLine.Model.CommandSpec command) {
     ApplicationFailure app = innermost(failure, ApplicationFailure.class);
-    String type = app == null ? "" : app.getType();
-    Map<String, String> hints = Map.of(
-        LlmFailureTypes.PROVIDER_NOT_CONFIGURED, "Set it where the worker runs (demo and agent start "
-            + "their worker from this shell's environment), then run again.",
-        LlmFailureTypes.AUTHENTICATION, "Check the provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY) in "
-            + "the worker's environment.",
-        LlmFailureTypes.MODEL_NOT_FOUND, "Check the model's name with the provider (--model provider:model).",
-        LlmFailureTypes.RATE_LIMITED, "Lower --max-concurrent-agents or "
-            + "DURABLE_AGENTS_LLM_RATE, or wait for the provider's limit to reset.",
-        LlmFailureTypes.INVALID_REQUEST, "The provider refused the request; a smaller prompt (fewer agents "
-            + "in sight, less memory) or another model may fit.",
-        ToolFailureTypes.UNKNOWN_SELECTED_TOOL, "Name tools the agents have in --selected-tools, or "
-            + "leave it out.",
-        StrategyFailureTypes.INVALID_PLAN, "The model wrote a plan that does not fit; try another "
-            + "model or --strategy cot.");
-    return hints.getOrDefault(type, HISTORY_HINT);
+    Hint hint = HINTS.get(app == null ? "" : app.getType());
+    return hint == null ? HISTORY_HINT : hint.forCommand(command);
   }
 
   private static Report statusReport(Status status) {
@@ -289,11 +332,20 @@ final class Failures {
 
   /** Prints {@code <command>: <message>}, the hint on the next line, and the trace when {@code verbose}. */
   static int print(java.io.PrintWriter err, String command, Throwable failure, boolean verbose) {
+    return print(err, command, null, failure, verbose);
+  }
+
+  /**
+   * Prints {@code <command>: <message>}, the hint for {@code spec} (the command's options, or null) on
+   * the next line, and the trace when {@code verbose}.
+   */
+  static int print(java.io.PrintWriter err, String command, CommandLine.Model.CommandSpec spec,
+      Throwable failure, boolean verbose) {
     if (Interrupts.interrupted() && !verbose) {
       // stopping after Ctrl-C: what fails now (a query to a server going away) is no news
       return INTERRUPTED;
     }
-    Report r = report(failure);
+    Report r = report(failure, spec);
     err.println(command + ": " + r.message());
     if (r.hint() != null) {
       err.println("  " + r.hint());
@@ -330,7 +382,8 @@ final class Failures {
   private static final class ExecutionHandler implements IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception ex, CommandLine commandLine, ParseResult parseResult) {
-      return print(commandLine.getErr(), commandName(commandLine), ex, verbose(parseResult));
+      return print(commandLine.getErr(), commandName(commandLine), commandLine.getCommandSpec(), ex,
+          verbose(parseResult));
     }
   }
 

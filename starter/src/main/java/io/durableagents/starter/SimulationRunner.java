@@ -4,6 +4,7 @@ import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationProgress;
 import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.LlmCosts;
 import io.durableagents.workflows.simulation.SimulationTaskTimeout;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.StepCounts;
@@ -359,6 +360,25 @@ final class SimulationRunner {
     }
   }
 
+  /**
+   * One line per role and strategy: its LLM calls and tokens, and how many of the calls were made by
+   * agent steps that then failed (paid for all the same). Nothing for a result from before the costs were
+   * kept by role.
+   */
+  private void printCostsByRole(LlmCosts costs) {
+    if (costs == null || costs.byRole().isEmpty()) {
+      return;
+    }
+    out.println("LLM calls by role:");
+    for (LlmCosts.RoleCosts c : costs.byRole()) {
+      String failed = c.llmCallsOfFailedSteps() == 0 ? ""
+          : String.format(" (%d of them in %d failed agent step%s)", c.llmCallsOfFailedSteps(),
+              c.failedAgentSteps(), c.failedAgentSteps() == 1 ? "" : "s");
+      out.printf("  %s, %s: %d LLM call%s%s, %d tokens in, %d out%n", c.role(), c.strategy(), c.llmCalls(),
+          c.llmCalls() == 1 ? "" : "s", failed, c.usage().input(), c.usage().output());
+    }
+  }
+
   /** Prints a finished run's summary. */
   void printSummary(SimulationResult r) {
     out.println();
@@ -377,10 +397,16 @@ final class SimulationRunner {
           + "%d forced finishes%n", r.planCounts().plansMade(), r.planCounts().planStepsReused(),
           r.planCounts().replans(), r.planCounts().forcedFinishes());
     }
+    printCostsByRole(r.llmCosts());
     if (r.failedAgentSteps() > 0) {
       out.printf("Failed agent steps: %d, skipped (the agents took no action; --on-agent-failure stop"
           + " ends the run instead): each failure is in the run's history (history %s)%n",
           r.failedAgentSteps(), r.simulationId());
+      if (r.llmCosts() != null) {
+        for (LlmCosts.FailureReason f : r.llmCosts().failures()) {
+          out.printf("  %d x %s%n", f.agentSteps(), f.reason());
+        }
+      }
     }
     for (io.durableagents.workflows.simulation.Intervention v : r.interventions()) {
       out.println("Intervention " + DescribeCommand.intervention(v));

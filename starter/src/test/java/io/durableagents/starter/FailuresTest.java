@@ -42,13 +42,61 @@ class FailuresTest {
         List.of(LlmFailureTypes.AUTHENTICATION, "the provider refused the key sk-...abcd", "key"),
         List.of(LlmFailureTypes.MODEL_NOT_FOUND, "The model `gpt-9` does not exist", "model's name"),
         List.of(LlmFailureTypes.INVALID_REQUEST, "This model's maximum context length is 8192 tokens", "smaller prompt"),
-        List.of(LlmFailureTypes.RATE_LIMITED, "rate limited after 8 attempts", "--max-concurrent-agents"));
+        List.of(LlmFailureTypes.RATE_LIMITED, "rate limited after 8 attempts", "DURABLE_AGENTS_LLM_RATE_LIMIT"));
     for (List<String> t : typed) {
       Failures.Report r = Failures.report(failedRun(ApplicationFailure.newNonRetryableFailure(t.get(1), t.get(0))));
       assertEquals(Failures.FAILED, r.exitCode());
       assertEquals("the run failed: " + t.get(0) + ": " + t.get(1), r.message());
       assertTrue(r.hint().contains(t.get(2)), r.hint());
     }
+  }
+
+  /** Every command of the command line, subcommands included. */
+  private static List<picocli.CommandLine> commands(picocli.CommandLine c) {
+    List<picocli.CommandLine> all = new java.util.ArrayList<>(List.of(c));
+    for (picocli.CommandLine sub : c.getSubcommands().values()) {
+      all.addAll(commands(sub));
+    }
+    return all;
+  }
+
+  @Test
+  void everyVariableAndOptionAHintNamesExistsForTheCommandThatPrintsIt() throws Exception {
+    String configuration = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "configuration.md"));
+    java.util.regex.Pattern variable = java.util.regex.Pattern.compile("\\bDURABLE_AGENTS_[A-Z0-9_]+\\b");
+    java.util.regex.Pattern option = java.util.regex.Pattern.compile("(?<![\\w-])--[a-z][a-z0-9-]*");
+    List<picocli.CommandLine> commands = commands(StarterMain.commandLine());
+    int checked = 0;
+    for (String type : Failures.HINTS.keySet()) {
+      WorkflowFailedException failed = failedRun(ApplicationFailure.newNonRetryableFailure("it failed", type));
+      List<picocli.CommandLine.Model.CommandSpec> specs = new java.util.ArrayList<>();
+      specs.add(null);
+      commands.forEach(c -> specs.add(c.getCommandSpec()));
+      for (picocli.CommandLine.Model.CommandSpec spec : specs) {
+        String where = type + " as " + (spec == null ? "any command" : spec.qualifiedName()) + " prints it";
+        String hint = Failures.report(failed, spec).hint();
+        java.util.regex.Matcher v = variable.matcher(hint);
+        while (v.find()) {
+          assertTrue(configuration.contains("`" + v.group() + "`"), where + ": " + v.group()
+              + " is no variable of docs/configuration.md: " + hint);
+          checked++;
+        }
+        java.util.regex.Matcher o = option.matcher(hint);
+        while (o.find()) {
+          assertTrue(spec != null && spec.findOption(o.group()) != null,
+              where + ": it has no option " + o.group() + ": " + hint);
+          checked++;
+        }
+      }
+    }
+    assertTrue(checked > 0, "the hints name settings");
+    picocli.CommandLine cli = StarterMain.commandLine();
+    WorkflowFailedException limited = failedRun(
+        ApplicationFailure.newNonRetryableFailure("rate limited", LlmFailureTypes.RATE_LIMITED));
+    String simulate = Failures.report(limited, cli.getSubcommands().get("simulate").getCommandSpec()).hint();
+    assertTrue(simulate.contains("--max-concurrent-agents") && simulate.contains("DURABLE_AGENTS_LLM_RATE_LIMIT"), simulate);
+    String agent = Failures.report(limited, cli.getSubcommands().get("agent").getCommandSpec()).hint();
+    assertTrue(agent.contains("DURABLE_AGENTS_LLM_RATE_LIMIT") && !agent.contains("--max-concurrent-agents"), agent);
   }
 
   @Test

@@ -345,6 +345,9 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       // A model call mostly waits on the network: many run at once (the SDK's default is 200). With
       // eager LLM calls the workflows' queue runs them, and eager dispatch needs a free slot there.
       builder.setMaxConcurrentActivityExecutionSize(llmConcurrency);
+      // Heartbeats go out at least this often, well inside the calls' heartbeat timeout even on a
+      // loaded worker (the SDK's default, 0.8 x the timeout, leaves a fifth of it).
+      builder.setMaxHeartbeatThrottleInterval(io.durableagents.workflows.llm.LlmCallOptions.HEARTBEAT_THROTTLE);
     }
     if (eagerLlmCalls && TaskQueues.AGENTS.equals(taskQueue)) {
       // A group step schedules the first call of each of its agents in one workflow task: the SDK asks

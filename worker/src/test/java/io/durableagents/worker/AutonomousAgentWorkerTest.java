@@ -468,6 +468,33 @@ class AutonomousAgentWorkerTest {
     assertEquals("gave up on it", r.answer());
   }
 
+  @Test
+  void aFailedSubAgentsCallsCountInItsParentsTotal() {
+    start(new FunctionModel(0, r -> {
+      if (lastUser(r).equals("failing child")) {
+        if (toolResults(r).isEmpty()) {
+          return calls(call("t", "think", "{\"thought\":\"first\"}"));
+        }
+        throw new dev.langchain4j.exception.InvalidRequestException("This model's maximum context length is 8 tokens.");
+      }
+      int n = toolResults(r).size();
+      return n == 0 ? calls(call("s", "spawn_agent", "{\"agent_name\":\"helper\",\"prompt\":\"failing child\"}"))
+          : n == 1 ? calls(call("w", "await_tasks", "{\"task_ids\":[\"task-1\"]}"))
+          : AiMessage.from("it failed");
+    }));
+    AgentSpec child = new AgentSpec("helper", null, "r", "scripted", null, new AgentSpec.Think(false, 50), null,
+        null, List.of(), null, null);
+    AgentSpec root = new AgentSpec("root", null, "r", "scripted", null, null, null,
+        new AgentSpec.Spawn(2, 3, 30, List.of(new AgentSpec.SubAgent("helper", "helps", child))),
+        List.of(), null, new AgentSpec.Guardrails(10, 100_000L, null));
+    AutonomousAgentResult r = run("auto-child-failed", root, "Delegate");
+    SubAgentReport sub = r.subAgents().get(0);
+    assertEquals("failed", sub.status(), sub.toString());
+    assertEquals(new io.durableagents.workflows.llm.TokenUsage(100, 20), sub.usage(),
+        "its one completed call was paid for: " + sub);
+    assertEquals(r.usage().plus(sub.totalUsage()), r.totalUsage());
+  }
+
   private static void sleep(long millis) {
     try {
       Thread.sleep(millis);

@@ -26,6 +26,8 @@ final class MisbehavingOpenAiServer implements AutoCloseable {
     CUT_AT_LENGTH,
     /** HTTP 200 with an HTML page. */
     HTML_200,
+    /** HTTP 200, JSON content type, a body that is not JSON. */
+    NOT_JSON_BODY,
     /** HTTP 200 with a JSON body that has no choices. */
     NO_CHOICES,
     /** Headers and part of the body, then the connection is closed. */
@@ -85,6 +87,7 @@ final class MisbehavingOpenAiServer implements AutoCloseable {
       case CUT_AT_LENGTH -> json(exchange, 200,
           completion("{\"role\":\"assistant\",\"content\":\"The answer is a long sto\"}", "length"));
       case HTML_200 -> send(exchange, 200, "text/html", "<html><body>Welcome to nginx!</body></html>");
+      case NOT_JSON_BODY -> send(exchange, 200, "application/json", "upstream connect error or disconnect/reset");
       case NO_CHOICES -> json(exchange, 200, "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[]}");
       case CLOSED_MID_BODY -> {
         exchange.getResponseHeaders().add("Content-Type", "application/json");

@@ -43,9 +43,11 @@ class ModelFailuresTest {
   void tearDown() {
     if (env != null) {
       env.close();
+      env = null;
     }
     if (server != null) {
       server.close();
+      server = null;
     }
   }
 
@@ -143,6 +145,51 @@ class ModelFailuresTest {
     assertTrue(m.find(), f.getOriginalMessage());
     assertTrue(Integer.parseInt(m.group(1)) <= 60, f.getOriginalMessage());
     assertTrue(f.getOriginalMessage().contains("retry budget of 60 s"), f.getOriginalMessage());
+  }
+
+  /** The line the command line prints of a failure (Failures.runFailure): its first. */
+  private static String firstLine(String message) {
+    int nl = message.strip().indexOf('\n');
+    return nl < 0 ? message.strip() : message.strip().substring(0, nl);
+  }
+
+  @Test
+  void aGarbageAnswerSaysHowManyAttemptsWereMadeOnTheLineThatIsPrinted() {
+    for (Behaviour garbage : java.util.List.of(Behaviour.HTML_200, Behaviour.NOT_JSON_BODY)) {
+      ApplicationFailure f = failure(garbage);
+      assertEquals(LlmFailureTypes.MALFORMED_RESPONSE, f.getType(), garbage.name());
+      assertTrue(firstLine(f.getOriginalMessage()).contains("(gave up after "), garbage + ": " + f.getOriginalMessage());
+      assertFalse(f.getOriginalMessage().contains("\n"), garbage + ": one line: " + f.getOriginalMessage());
+      tearDown();
+    }
+  }
+
+  @Test
+  void aServerThatNeverAnswersIsGivenUpOnWithinTheBudgetTheLastAttemptIncluded() throws Exception {
+    // 3 s per attempt, 5 s in all: attempt 1 times out at 3 s, attempt 2 starts at 4 s (after 1 s of
+    // backoff) and may wait only the 1 s left, not its whole 3 s.
+    budget = LlmRetryBudget.of(Duration.ofSeconds(5));
+    server = new MisbehavingOpenAiServer(Behaviour.NO_ANSWER);
+    env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
+        .setLlmSettings(LlmSettings.newBuilder().openAiBaseUrl(server.baseUrl())
+            .openAiApiKey(MisbehavingOpenAiServer.KEY).timeout(Duration.ofSeconds(3))
+            .retryBudget(budget).build())
+        .build());
+    AgentTaskWorkflow agent = env.getWorkflowClient().newWorkflowStub(AgentTaskWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).build());
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class, () -> agent.run(new AgentTaskInput(
+        "What is 17 * 23?", null, AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("openai:gpt-test").build())));
+    long end = System.nanoTime();
+    ApplicationFailure f = assertInstanceOf(ApplicationFailure.class, e.getCause().getCause());
+    assertEquals(LlmFailureTypes.TIMED_OUT, f.getType());
+    String line = firstLine(f.getOriginalMessage());
+    assertEquals(2, server.requests(), line);
+    assertTrue(line.contains("left of the retry budget of 5 s"), line);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("gave up after 2 attempts in (\\d+) s").matcher(line);
+    assertTrue(m.find(), line);
+    assertTrue(Integer.parseInt(m.group(1)) <= 6, "the budget of 5 s bounds the call, not 4 s + a 3 s time-out: " + line);
+    long lastAttemptMillis = (end - server.arrivals().get(1)) / 1_000_000;
+    assertTrue(lastAttemptMillis < 2_500, "the last attempt waited " + lastAttemptMillis + " ms, not its 3 s time-out");
   }
 
   @Test

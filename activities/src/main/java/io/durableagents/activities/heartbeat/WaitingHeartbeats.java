@@ -50,6 +50,8 @@ public final class WaitingHeartbeats {
   // Guarded by lock.
   private boolean waiting = true;
   private ActivityCompletionException stopped;
+  private boolean cut;
+  private ScheduledFuture<?> cutTask;
 
   private WaitingHeartbeats(ActivityExecutionContext context, Duration every) {
     this.context = context;
@@ -58,9 +60,49 @@ public final class WaitingHeartbeats {
     this.task = SCHEDULER.scheduleAtFixedRate(this::beat, millis, millis, TimeUnit.MILLISECONDS);
   }
 
-  /** Starts heartbeating every {@code every} on behalf of the calling (activity) thread. */
+  /**
+   * Starts heartbeating every {@code every} on behalf of the calling (activity) thread, the first time
+   * {@code every} from now.
+   */
   public static WaitingHeartbeats start(ActivityExecutionContext context, Duration every) {
     return new WaitingHeartbeats(context, every);
+  }
+
+  /**
+   * Heartbeats now, on the calling thread, then every {@code every} as {@link #start} does. For an
+   * activity with no details to keep from an earlier attempt (this heartbeat carries none): the server's
+   * heartbeat timeout runs from when it handed out the task, so a worker too busy to start the activity
+   * at once must not lose the call it is about to make for want of a first heartbeat.
+   *
+   * @throws ActivityCompletionException when the activity is already cancelled, timed out or gone
+   */
+  public static WaitingHeartbeats startNow(ActivityExecutionContext context, Duration every) {
+    context.heartbeat(null);
+    return new WaitingHeartbeats(context, every);
+  }
+
+  /**
+   * Interrupts the waiting thread after {@code after} unless it is done by then ({@link #wasCut()} then
+   * says so): a deadline shorter than the call's own time-out, such as what is left of a retry budget.
+   */
+  public void cutAfter(Duration after) {
+    synchronized (lock) {
+      cutTask = SCHEDULER.schedule(() -> {
+        synchronized (lock) {
+          if (waiting && stopped == null && !cut) {
+            cut = true;
+            waiter.interrupt();
+          }
+        }
+      }, Math.max(1, after.toMillis()), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** True when {@link #cutAfter} interrupted the wait. Read it after {@link #stop()}. */
+  public boolean wasCut() {
+    synchronized (lock) {
+      return cut;
+    }
   }
 
   /**
@@ -101,7 +143,10 @@ public final class WaitingHeartbeats {
     task.cancel(false);
     synchronized (lock) {
       waiting = false;
-      if (stopped != null) {
+      if (cutTask != null) {
+        cutTask.cancel(false);
+      }
+      if (stopped != null || cut) {
         // The interrupt was ours, to abort the call; the activity thread goes back to Temporal clean.
         Thread.interrupted();
       }

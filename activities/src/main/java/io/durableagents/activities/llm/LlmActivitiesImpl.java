@@ -175,7 +175,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
     long start = System.nanoTime();
     ChatResponse response;
     try {
-      response = callWithHeartbeats(model, chat.build());
+      response = callWithHeartbeats(model, chat.build(), request.model());
     } catch (ApplicationFailure failed) {
       Duration latency = Duration.ofNanos(System.nanoTime() - start);
       ApplicationFailure f = withinRetryBudget(failed, request.model(), latency);
@@ -397,12 +397,21 @@ public final class LlmActivitiesImpl implements LlmActivities {
         u.outputTokenCount() == null ? 0 : u.outputTokenCount());
   }
 
-  /** Calls the model on this thread while a side thread heartbeats. */
-  private ChatResponse callWithHeartbeats(ChatModel model, ChatRequest request) {
+  /**
+   * Calls the model on this thread while a side thread heartbeats. The first heartbeat goes out before
+   * the call: the server's heartbeat timeout runs from when it handed out the task, however busy this
+   * worker is. A retry gets no more than what is left of the model's retry budget ({@link
+   * #budgetLeft}): the wait is cut there, and the call fails as timed out.
+   */
+  private ChatResponse callWithHeartbeats(ChatModel model, ChatRequest request, String modelReference) {
     ActivityExecutionContext context = activityContext();
     // A local activity's heartbeat is a no-op: nothing to keep alive.
     WaitingHeartbeats beats = context == null || context.getInfo().isLocal()
-        ? null : WaitingHeartbeats.start(context, HEARTBEAT_INTERVAL);
+        ? null : WaitingHeartbeats.startNow(context, HEARTBEAT_INTERVAL);
+    Duration left = beats == null ? null : budgetLeft(context, modelReference);
+    if (left != null) {
+      beats.cutAfter(left);
+    }
     ChatResponse response = null;
     RuntimeException failure = null;
     try {
@@ -422,11 +431,47 @@ public final class LlmActivitiesImpl implements LlmActivities {
       // Cancelled or timed out: whatever the call produced is no longer wanted.
       throw stopped.get();
     }
+    if (response == null && beats != null && beats.wasCut()) {
+      throw ApplicationFailure.newBuilder().setType(LlmFailureTypes.TIMED_OUT).setNonRetryable(false)
+          .setMessage("no answer within the " + seconds(left) + " s left of the retry budget of "
+              + seconds(models.settings().retryBudget().of(modelReference)) + " s for " + modelReference
+              + " (" + LlmRetryBudget.VARIABLE + ")")
+          .build();
+    }
     if (failure != null) {
       log.debug("llm call failed", failure);
       throw toFailure(failure, models.settings());
     }
     return response;
+  }
+
+  /**
+   * How long a retry of a call may wait for the model: what is left of the model's retry budget since
+   * its first attempt was scheduled (at least {@link #MINIMUM_LAST_ATTEMPT}), when that is less than
+   * {@code DURABLE_AGENTS_LLM_TIMEOUT}; null for a first attempt (it always gets the whole time-out, even
+   * with a budget of 0) or when the time-out ends the attempt first. So the budget bounds the whole call,
+   * the last attempt included: a model server that never answers ends the call about the budget after
+   * it began, not one time-out later.
+   */
+  private Duration budgetLeft(ActivityExecutionContext context, String model) {
+    var info = context.getInfo();
+    if (info.getAttempt() <= 1) {
+      return null;
+    }
+    long attemptStart = Math.max(info.getStartedTimestamp(), info.getCurrentAttemptScheduledTimestamp());
+    Duration before = Duration.ofMillis(Math.max(0, attemptStart - info.getScheduledTimestamp()));
+    Duration left = models.settings().retryBudget().of(model).minus(before);
+    if (left.compareTo(MINIMUM_LAST_ATTEMPT) < 0) {
+      left = MINIMUM_LAST_ATTEMPT;
+    }
+    return left.compareTo(models.settings().timeout()) < 0 ? left : null;
+  }
+
+  /** The least time a retry that the budget let start may wait for the model. */
+  static final Duration MINIMUM_LAST_ATTEMPT = Duration.ofSeconds(1);
+
+  private static long seconds(Duration d) {
+    return Math.max(1, Math.round(d.toMillis() / 1000.0));
   }
 
   private static ActivityExecutionContext activityContext() {
@@ -510,7 +555,10 @@ public final class LlmActivitiesImpl implements LlmActivities {
       detail = causes(e);
     }
     if (detail != null && !detail.isBlank()) {
-      String clean = KEY_LIKE.matcher(settings.redact(detail)).replaceAll("***");
+      // One line: a parser's message ends with its location on lines of their own, and a failure's
+      // first line is what the command line prints, the note of how many attempts were made included.
+      String clean = KEY_LIKE.matcher(settings.redact(detail)).replaceAll("***")
+          .replaceAll("\\s*\\R\\s*", " ").strip();
       m.append(": ").append(clean.length() > MAX_DETAIL_CHARS
           ? clean.substring(0, MAX_DETAIL_CHARS) + "..." : clean);
     }

@@ -58,8 +58,10 @@ public class AgentGroupStepWorkflowImpl implements AgentGroupStepWorkflow {
     boolean withoutThreads =
         Workflow.getVersion(AGENTS_WITHOUT_THREADS, Workflow.DEFAULT_VERSION, 1) >= 1;
     List<Promise<AgentStepResult>> running = new ArrayList<>();
+    List<AgentRuntime> runtimes = new ArrayList<>();
     for (AgentStepInput agent : input.agents()) {
       AgentRuntime runtime = new AgentRuntime(agent, true, toolPolicies);
+      runtimes.add(runtime);
       Promise<AgentStepResult> step =
           withoutThreads ? AgentStepWorkflowImpl.runWithoutThread(runtime, scenarios) : null;
       running.add(step != null ? step : Async.function(AgentStepWorkflowImpl::run, runtime, scenarios));
@@ -73,7 +75,8 @@ public class AgentGroupStepWorkflowImpl implements AgentGroupStepWorkflow {
         if (!AgentStepFailures.recoverable()) {
           throw failed;
         }
-        results.add(AgentStepFailures.failed(input.agents().get(i), failed));
+        // with the calls it made before it failed: they were paid for
+        results.add(AgentStepFailures.failed(runtimes.get(i), failed));
       }
     }
     return results;

@@ -71,8 +71,18 @@ public record AgentStepResult(
    * The result of a step that failed for good: no action, the held plan kept ({@code plan}), and why.
    */
   public static AgentStepResult failed(String agentId, int step, Plan plan, String failure) {
+    return failed(agentId, step, plan, failure, TokenUsage.ZERO, 0, 0);
+  }
+
+  /**
+   * The result of a step that failed for good after it made {@code llmCalls} LLM calls that completed
+   * (paid for, with {@code usage}) and started {@code toolCalls} tool calls: they count in the run's
+   * totals like those of any other step.
+   */
+  public static AgentStepResult failed(String agentId, int step, Plan plan, String failure, TokenUsage usage,
+      int llmCalls, int toolCalls) {
     return new AgentStepResult(agentId, step, "the step failed: " + failure, List.of(), List.of(), plan,
-        TokenUsage.ZERO, 0, 0, null, false, false, 0, null, failure);
+        usage, llmCalls, toolCalls, null, false, false, 0, null, failure);
   }
 
   /** True when the step failed for good (see {@link #failure()}). */

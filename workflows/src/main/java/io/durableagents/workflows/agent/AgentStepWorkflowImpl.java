@@ -2,6 +2,7 @@ package io.durableagents.workflows.agent;
 
 import io.durableagents.workflows.agent.cot.CotReasoning;
 import io.durableagents.workflows.approval.ApprovalBook;
+import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
 import io.durableagents.workflows.scenario.BuiltinScenarios;
@@ -49,7 +50,18 @@ public class AgentStepWorkflowImpl implements AgentStepWorkflow {
   public AgentStepResult step(AgentStepInput input) {
     // Answers the approvals query (and takes decisions) from the first task on; records nothing.
     ApprovalBook.current(toolPolicies);
-    return run(new AgentRuntime(input, false, toolPolicies), scenarios);
+    AgentRuntime runtime = new AgentRuntime(input, false, toolPolicies);
+    try {
+      return run(runtime, scenarios);
+    } catch (RuntimeException failed) {
+      // the calls it made were paid for: the simulation reads them from the failure and counts them
+      throw SpentBeforeFailure.carriedBy(failed, spent(runtime));
+    }
+  }
+
+  /** What {@code runtime}'s step spent so far. */
+  static SpentBeforeFailure spent(AgentRuntime runtime) {
+    return new SpentBeforeFailure(runtime.llmCalls(), runtime.usage(), runtime.toolCalls());
   }
 
   /**

@@ -14,6 +14,7 @@ import io.durableagents.workflows.approval.ApprovalBook;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmRequest;
 import io.durableagents.workflows.llm.LlmResponse;
+import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.llm.TokenUsage;
 import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.llm.ToolChoice;
@@ -92,6 +93,8 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   private final List<JudgeVerdict> verdicts = new ArrayList<>();
 
   private TokenUsage ownUsage = TokenUsage.ZERO;
+  // Whether a failed sub-agent's failure is read for what it spent ({@link SpentBeforeFailure}).
+  private boolean childFailuresCarryUsage;
   // The turn in progress: its calls count against the budget (and a sub-agent's) before it ends.
   private AgentRuntime currentTurn;
   private int llmCalls;
@@ -165,20 +168,21 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     List<Promise<Void>> work = new ArrayList<>();
     CancellationScope scope = Workflow.newCancellationScope(() -> work.add(Async.procedure(this::runPattern)));
     scope.run();
-    if (timeout != null) {
-      Promise<Void> timer = Workflow.newTimer(Duration.ofSeconds(timeout));
-      Promise.anyOf(work.get(0), timer).get();
-      if (!work.get(0).isCompleted()) {
-        endedBy = Guardrail.TIMEOUT;
-        endedReason = "timeout (" + timeout + " s) reached";
-        scope.cancel();
-      }
-    }
     try {
+      if (timeout != null) {
+        Promise<Void> timer = Workflow.newTimer(Duration.ofSeconds(timeout));
+        Promise.anyOf(work.get(0), timer).get();
+        if (!work.get(0).isCompleted()) {
+          endedBy = Guardrail.TIMEOUT;
+          endedReason = "timeout (" + timeout + " s) reached";
+          scope.cancel();
+        }
+      }
       work.get(0).get();
     } catch (RuntimeException e) {
       if (endedBy != Guardrail.TIMEOUT) {
-        throw e;
+        // the calls it made were paid for: its parent (or the command line) reads them from the failure
+        throw SpentBeforeFailure.carriedBy(e, new SpentBeforeFailure(llmCalls, totalUsage(), toolCalls));
       }
     }
     // The pool is cleaned up when the run ends: a sub-agent nobody awaited is cancelled.
@@ -613,6 +617,9 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
         .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_REQUEST_CANCEL)
         .setStaticSummary("sub-agent " + agent.name() + " (depth " + (input.depth() + 1) + ")")
         .build();
+    // a sub-agent that fails says what it spent; runs recorded before that read nothing from its failure
+    childFailuresCarryUsage =
+        Workflow.getVersion(SpentBeforeFailure.CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1;
     task.scope = Workflow.newCancellationScope(() -> {
       AutonomousAgentWorkflow child = Workflow.newChildWorkflowStub(AutonomousAgentWorkflow.class, options);
       task.result = Async.function(child::run, childInput);
@@ -711,7 +718,10 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     }
     String status = t.cancelled || hasCause(failure, CanceledFailure.class) ? "cancelled"
         : hasCause(failure, TimeoutFailure.class) ? "timeout" : "failed";
-    return new SubAgentReport(t.id, t.agent, t.prompt, status, rootMessage(failure), null, null, null);
+    // its calls were paid for, and count in this agent's total (and token budget) like any sub-agent's
+    TokenUsage spent = childFailuresCarryUsage
+        ? SpentBeforeFailure.of(failure).map(SpentBeforeFailure::usage).orElse(null) : null;
+    return new SubAgentReport(t.id, t.agent, t.prompt, status, rootMessage(failure), spent, spent, null);
   }
 
   private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {

@@ -8,9 +8,10 @@ import java.time.Duration;
 /**
  * Activity options for LLM calls, with their defaults in one place.
  *
- * <p>The heartbeat timeout is short on purpose: the activity heartbeats while it waits for the model,
- * so a call that was running on a worker that died is retried after {@link #HEARTBEAT_TIMEOUT}, not
- * after the whole {@link #START_TO_CLOSE}. Retries back off exponentially; a rate-limited call waits
+ * <p>The activity heartbeats while it waits for the model, so a call that was running on a worker that
+ * died is retried after {@link #HEARTBEAT_TIMEOUT}, not after the whole {@link #START_TO_CLOSE}; the
+ * timeout is long enough for a loaded worker's heartbeats to arrive in time, so a live worker's call is
+ * never run (and paid for) twice. Retries back off exponentially; a rate-limited call waits
  * at least as long as the provider's Retry-After says. The worker's LLM activity stops retrying earlier,
  * once a model's retry budget is spent ({@code DURABLE_AGENTS_LLM_RETRY_BUDGET}, 60 s by default), by
  * throwing the same typed failure as non-retryable.
@@ -18,12 +19,23 @@ import java.time.Duration;
 public final class LlmCallOptions {
   public static final Duration START_TO_CLOSE = Duration.ofMinutes(3);
   /**
-   * 3 s: a call that was running on a killed worker is retried about 4 s later (this, then the
-   * retry's first backoff of 1 s). The activity heartbeats every second while it waits, and the SDK
-   * sends them at most every 0.8 x this (2.4 s), which leaves 0.6 s for a heartbeat to arrive. Temporal
+   * 10 s: a live worker's call must never time out for want of a heartbeat it was about to send. The
+   * timeout runs from when the server hands out the task; a worker at a 1-minute load of 15 on 2 cores
+   * took over 3 s (the earlier timeout) to start a call and send its first heartbeat, and the call's
+   * completed result was then refused and the call ran again, paid twice. The activity heartbeats before
+   * the call and every second while it waits; the worker sends them at most every {@link
+   * #HEARTBEAT_THROTTLE} (the plugin's setting), which leaves a loaded worker 8 s. A call that was running
+   * on a killed worker is retried about 11 s later (this, then the retry's first backoff of 1 s). Temporal
    * compares only an activity's id and type on replay, so changing it changes no recorded history.
    */
-  public static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(3);
+  public static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
+
+  /**
+   * The longest a worker waits between two heartbeats it sends for an LLM call (Temporal's {@code
+   * maxHeartbeatThrottleInterval}; its default, 0.8 x {@link #HEARTBEAT_TIMEOUT}, would leave a loaded
+   * worker 2 s).
+   */
+  public static final Duration HEARTBEAT_THROTTLE = Duration.ofSeconds(2);
   public static final int MAXIMUM_ATTEMPTS = 8;
 
   public static final RetryOptions RETRY =

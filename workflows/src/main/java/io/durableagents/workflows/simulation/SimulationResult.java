@@ -31,6 +31,8 @@ import java.util.Map;
  *     (omitted when none)
  * @param agentStepBytes the bytes the agent steps' inputs and results carried, in all and per agent step
  *     (omitted in results of runs recorded before it was measured)
+ * @param llmCosts the LLM calls and tokens by role and strategy, failed agent steps' included, and why
+ *     agent steps failed (omitted in results of runs recorded before they were kept)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SimulationResult(
@@ -50,7 +52,8 @@ public record SimulationResult(
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
     @JsonInclude(JsonInclude.Include.NON_DEFAULT) long failedAgentSteps,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Intervention> interventions,
-    @JsonInclude(JsonInclude.Include.NON_NULL) AgentStepBytes agentStepBytes) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) AgentStepBytes agentStepBytes,
+    @JsonInclude(JsonInclude.Include.NON_NULL) LlmCosts llmCosts) {
 
   /** The most warnings a result keeps: the first ones, each once. */
   public static final int MAX_WARNINGS = 20;
@@ -60,6 +63,16 @@ public record SimulationResult(
     interventions = interventions == null ? List.of() : List.copyOf(interventions);
     planCounts = planCounts == null ? PlanCounts.ZERO : planCounts;
     runs = Math.max(1, runs);
+  }
+
+  /** A result without costs by role. */
+  public SimulationResult(String simulationId, String scenario, long seed, int steps,
+      List<StepCounts> perStep, Map<String, Number> finalCounts, long agentSteps, long llmCalls,
+      long toolCalls, TokenUsage usage, PlanCounts planCounts, boolean stopped, int runs,
+      List<String> warnings, long failedAgentSteps, List<Intervention> interventions,
+      AgentStepBytes agentStepBytes) {
+    this(simulationId, scenario, seed, steps, perStep, finalCounts, agentSteps, llmCalls, toolCalls,
+        usage, planCounts, stopped, runs, warnings, failedAgentSteps, interventions, agentStepBytes, null);
   }
 
   /** A result without the bytes of its agent steps. */

@@ -34,6 +34,8 @@ import java.util.Map;
  * @param warnings the warnings so far (see {@link SimulationResult#warnings()})
  * @param interventions the parameter changes asked for so far, applied and scheduled
  * @param agentStepBytes the bytes agent steps carried so far (null in states written before it was kept)
+ * @param llmCosts the LLM calls and tokens so far by role and strategy, and why agent steps failed (null in
+ *     states written before they were kept)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -56,7 +58,20 @@ public record SimulationState(
     Map<String, List<String>> pendingMessages,
     List<String> warnings,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Intervention> interventions,
-    AgentStepBytes agentStepBytes) {
+    AgentStepBytes agentStepBytes,
+    LlmCosts llmCosts) {
+
+  /** A state without costs by role. */
+  public SimulationState(int step, JsonNode world, long randomState, Map<String, Plan> plans,
+      Map<String, AgentMemory> memories, Map<String, List<String>> lastResults,
+      List<StepCounts> perStep, long agentSteps, long llmCalls, long toolCalls, TokenUsage usage,
+      PlanCounts planCounts, boolean paused, boolean stopRequested, int runs,
+      Map<String, List<String>> pendingMessages, List<String> warnings, List<Intervention> interventions,
+      AgentStepBytes agentStepBytes) {
+    this(step, world, randomState, plans, memories, lastResults, perStep, agentSteps, llmCalls,
+        toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings, interventions,
+        agentStepBytes, null);
+  }
 
   /** A state without the bytes of its agent steps. */
   public SimulationState(int step, JsonNode world, long randomState, Map<String, Plan> plans,
@@ -83,21 +98,21 @@ public record SimulationState(
   public SimulationState withInterventions(List<Intervention> all) {
     return new SimulationState(step, world, randomState, plans, memories, lastResults, perStep, agentSteps,
         llmCalls, toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings, all,
-        agentStepBytes);
+        agentStepBytes, llmCosts);
   }
 
   /** This state as a new run starts from it: neither paused nor stopping. */
   public SimulationState atBoundary() {
     return new SimulationState(step, world, randomState, plans, memories, lastResults, perStep, agentSteps,
         llmCalls, toolCalls, usage, planCounts, false, false, runs, pendingMessages, warnings, interventions,
-        agentStepBytes);
+        agentStepBytes, llmCosts);
   }
 
   /** This state with its random generator started again from {@code seed}. */
   public SimulationState reseeded(long seed) {
     return new SimulationState(step, world, seed, plans, memories, lastResults, perStep, agentSteps,
         llmCalls, toolCalls, usage, planCounts, paused, stopRequested, runs, pendingMessages, warnings,
-        interventions, agentStepBytes);
+        interventions, agentStepBytes, llmCosts);
   }
 
   /** A state with no warnings. */

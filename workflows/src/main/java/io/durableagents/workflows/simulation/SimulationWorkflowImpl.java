@@ -84,6 +84,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private long toolCalls;
   private TokenUsage usage = TokenUsage.ZERO;
   private PlanCounts planCounts = PlanCounts.ZERO;
+  /** Calls and tokens by role and strategy; null for a run continued from a state that did not keep them. */
+  private LlmCosts llmCosts = LlmCosts.NONE;
   // The agent (or group) step workflows of the step in progress, for the runningAgentSteps query.
   private final Map<String, Promise<?>> runningChildren = new LinkedHashMap<>();
   private ScenarioWorld world;
@@ -217,7 +219,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
         List.copyOf(perStep), counts, agentSteps, llmCalls, toolCalls, usage, planCounts,
         step < input.steps(), previousRuns + 1, List.copyOf(warnings), failedAgentSteps,
-        List.copyOf(interventions), agentStepBytes);
+        List.copyOf(interventions), agentStepBytes, llmCosts);
   }
 
   /**
@@ -339,6 +341,9 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       memories.put(e.getKey(), u.memory());
       llmCalls += u.llmCalls();
       usage = usage.plus(u.usage());
+      if (llmCosts != null) {
+        llmCosts = llmCosts.plusMemory(world.roleOf(e.getKey()), u.llmCalls(), u.usage());
+      }
     }
   }
 
@@ -348,7 +353,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
         new TreeMap<>(plans), new TreeMap<>(memories), new TreeMap<>(lastResults),
         List.copyOf(perStep), agentSteps, llmCalls, toolCalls, usage, planCounts, paused,
         stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages), List.copyOf(warnings),
-        List.copyOf(interventions), agentStepBytes);
+        List.copyOf(interventions), agentStepBytes, llmCosts);
   }
 
   /** Keeps the state of this step boundary, for {@link #boundary()} and checkpoints. */
@@ -397,6 +402,8 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     warnings.addAll(s.warnings());
     interventions.addAll(s.interventions());
     agentStepBytes = s.agentStepBytes();
+    // a state written before costs were kept by role: the totals go on, the breakdown is not made up
+    llmCosts = s.llmCosts();
   }
 
   /** Applies the interventions scheduled for {@code next} (or before it), at the boundary before it. */
@@ -449,6 +456,10 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       toolCalls += r.toolCalls();
       usage = usage.plus(r.usage());
       planCounts = planCounts.plus(r);
+      if (llmCosts != null) {
+        AgentStepInput in = inputs.get(id);
+        llmCosts = llmCosts.plus(in.role(), strategyName(in.options()), r);
+      }
       for (String w : r.warnings()) {
         if (warnings.size() < SimulationResult.MAX_WARNINGS) {
           warnings.add(w);

@@ -1,6 +1,7 @@
 package io.durableagents.workflows.task;
 
 import io.durableagents.workflows.llm.LlmResponse;
+import io.durableagents.workflows.llm.SpentBeforeFailure;
 
 import io.durableagents.workflows.agent.AgentRuntime;
 import io.durableagents.workflows.approval.ApprovalBook;
@@ -51,18 +52,24 @@ public class AgentTaskWorkflowImpl implements AgentTaskWorkflow {
     AgentRuntime runtime = new AgentRuntime(context, false, toolPolicies);
     Strategy strategy = input.options().strategy();
     AgentTaskResult result;
-    switch (strategy) {
-      case COT:
-        result = new CotReasoning(runtime, ScenarioPrompts.GENERIC).task(input.task());
-        break;
-      case REACT:
-        result = new ReactReasoning(runtime, ScenarioPrompts.GENERIC).task(input.task());
-        break;
-      case REWOO:
-        result = new ReWooReasoning(runtime, ScenarioPrompts.GENERIC).task(input.task());
-        break;
-      default:
-        throw new IllegalStateException("no implementation for " + strategy);
+    try {
+      switch (strategy) {
+        case COT:
+          result = new CotReasoning(runtime, ScenarioPrompts.GENERIC).task(input.task());
+          break;
+        case REACT:
+          result = new ReactReasoning(runtime, ScenarioPrompts.GENERIC).task(input.task());
+          break;
+        case REWOO:
+          result = new ReWooReasoning(runtime, ScenarioPrompts.GENERIC).task(input.task());
+          break;
+        default:
+          throw new IllegalStateException("no implementation for " + strategy);
+      }
+    } catch (RuntimeException failed) {
+      // the calls it made were paid for: the failure says how many, for the command line to print
+      throw SpentBeforeFailure.carriedBy(failed,
+          new SpentBeforeFailure(runtime.llmCalls(), runtime.usage(), runtime.toolCalls()));
     }
     result = result.withOutcome(runtime.warnings(), answerProblem(result.answer(), runtime.lastResponse()))
         .withDeniedToolCalls(runtime.deniedToolCalls());

@@ -238,11 +238,52 @@ public final class ReWooReasoning {
       return new MadePlan(second.text(), rechecked.steps());
     }
     throw ApplicationFailure.newNonRetryableFailure(
-        "the ReWOO planner made an invalid plan twice (the second time after it was shown the errors)."
-            + "\nErrors of the corrected plan:\n- " + String.join("\n- ", rechecked.errors())
-            + "\nErrors of the first plan:\n- " + String.join("\n- ", checked.errors()),
+        REJECTED + " (the second time after it was shown the errors)."
+            + CORRECTED_PLAN_ERRORS + String.join("\n- ", rechecked.errors())
+            + FIRST_PLAN_ERRORS + String.join("\n- ", checked.errors()),
         StrategyFailureTypes.INVALID_PLAN);
   }
+
+  /** How the failure of a plan rejected twice begins. */
+  static final String REJECTED = "the ReWOO planner made an invalid plan twice";
+  /** Where that failure lists the errors of the corrected plan, one per line after "- ". */
+  static final String CORRECTED_PLAN_ERRORS = "\nErrors of the corrected plan:\n- ";
+  /** Where it lists the errors of the first plan. */
+  static final String FIRST_PLAN_ERRORS = "\nErrors of the first plan:\n- ";
+
+  /**
+   * A failure's message (or {@code type: message}) on one line: its first line, and for a plan rejected
+   * twice why the corrected plan was rejected: {@code ReWooInvalidPlan: the ReWOO planner made an invalid
+   * plan twice: the plan has no steps}. The errors are on lines of their own in the failure, which a
+   * one-line summary would leave out.
+   */
+  public static String rejectionSummary(String failure) {
+    String text = failure.strip();
+    int nl = text.indexOf('\n');
+    String first = nl < 0 ? text : text.substring(0, nl).strip();
+    String correctedHeader = header(CORRECTED_PLAN_ERRORS);
+    int corrected = text.indexOf(correctedHeader);
+    int rejected = first.indexOf(REJECTED);
+    if (corrected < 0 || rejected < 0) {
+      return first;
+    }
+    int from = corrected + correctedHeader.length();
+    int to = text.indexOf(header(FIRST_PLAN_ERRORS), from);
+    List<String> errors = new ArrayList<>();
+    for (String line : text.substring(from, to < 0 ? text.length() : to).split("\n")) {
+      String e = line.strip();
+      if (e.startsWith("- ")) {
+        errors.add(e.substring(2).strip());
+      }
+    }
+    return first.substring(0, rejected + REJECTED.length()) + (errors.isEmpty() ? "" : ": " + String.join("; ", errors));
+  }
+
+  /** The heading of an errors list: {@code Errors of the corrected plan:}. */
+  private static String header(String errorsList) {
+    return errorsList.substring(1, errorsList.indexOf(':') + 1);
+  }
+
 
   /** A planner's answer checked; a plan cut at an output limit is rejected as cut, whatever its text. */
   private ReWooPlanValidator.Result checkPlan(LlmResponse plan, List<String> tools) {
