@@ -210,6 +210,8 @@ final class Failures {
           + "longer DURABLE_AGENTS_LLM_RETRY_BUDGET, or wait for the provider's limit to reset."),
       LlmFailureTypes.INVALID_REQUEST, Hint.of("The provider refused the request; a smaller prompt (fewer "
           + "agents in sight, less memory) or another model may fit."),
+      LlmFailureTypes.UNKNOWN_TOOLS, Hint.of("Give every worker the tool: register it in the worker "
+          + "(registerTool), or name its MCP server in DURABLE_AGENTS_MCP_SERVERS where the workers run."),
       ToolFailureTypes.UNKNOWN_SELECTED_TOOL, new Hint("Name only tools the agents have in the run's "
           + "selected tools.", "--selected-tools", "Name tools the agents have in --selected-tools, or "
           + "leave it out."),

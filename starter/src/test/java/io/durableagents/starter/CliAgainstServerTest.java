@@ -312,9 +312,10 @@ class CliAgainstServerTest {
     // The command line does not know the worker's MCP servers; the worker refuses a tool it lacks.
     Result r = onServer("worker-tools", "agent", "--no-worker", "--model", "rules", "--tools",
         "fs_list_directory", "-p", "List the files.");
-    assertClear(r, Failures.FAILED, "agent: the run failed: LlmInvalidRequest: unknown tools [fs_list_directory]; "
+    assertClear(r, Failures.FAILED, "agent: the run failed: LlmUnknownTools: unknown tools [fs_list_directory]; "
         + "this worker's external tools: calculator, read_file (an MCP server's tools, <server>_<tool>, need that "
         + "server in the worker's DURABLE_AGENTS_MCP_SERVERS");
+    assertTrue(r.err().contains("Give every worker the tool"), r.err());
   }
 
   @Test

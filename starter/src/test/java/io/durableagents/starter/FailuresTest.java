@@ -42,7 +42,9 @@ class FailuresTest {
         List.of(LlmFailureTypes.AUTHENTICATION, "the provider refused the key sk-...abcd", "key"),
         List.of(LlmFailureTypes.MODEL_NOT_FOUND, "The model `gpt-9` does not exist", "model's name"),
         List.of(LlmFailureTypes.INVALID_REQUEST, "This model's maximum context length is 8192 tokens", "smaller prompt"),
-        List.of(LlmFailureTypes.RATE_LIMITED, "rate limited after 8 attempts", "DURABLE_AGENTS_LLM_RATE_LIMIT"));
+        List.of(LlmFailureTypes.RATE_LIMITED, "rate limited after 8 attempts", "DURABLE_AGENTS_LLM_RATE_LIMIT"),
+        List.of(LlmFailureTypes.UNKNOWN_TOOLS, "unknown tools [weather]; this worker's external tools: calculator",
+            "DURABLE_AGENTS_MCP_SERVERS"));
     for (List<String> t : typed) {
       Failures.Report r = Failures.report(failedRun(ApplicationFailure.newNonRetryableFailure(t.get(1), t.get(0))));
       assertEquals(Failures.FAILED, r.exitCode());

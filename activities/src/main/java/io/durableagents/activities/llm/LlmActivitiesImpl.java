@@ -154,6 +154,12 @@ public final class LlmActivitiesImpl implements LlmActivities {
     List<ChatMessage> messages;
     try {
       specs = tools.specifications(request.tools());
+    } catch (IllegalArgumentException e) {
+      // Another worker may have the tool; this one never will: retrying here cannot help.
+      throw ApplicationFailure.newNonRetryableFailure(
+          String.valueOf(e.getMessage()), LlmFailureTypes.UNKNOWN_TOOLS);
+    }
+    try {
       // Anthropic rejects tool_use/tool_result blocks in a request that defines no tools (ReAct's
       // forced finish, CoT's answer call, a solver): there the tool turns go as plain text.
       messages = toMessages(request.messages(),

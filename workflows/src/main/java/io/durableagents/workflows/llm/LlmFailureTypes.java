@@ -12,6 +12,12 @@ public final class LlmFailureTypes {
   /** The provider rejected the request as malformed (HTTP 400 and the like). */
   public static final String INVALID_REQUEST = "LlmInvalidRequest";
 
+  /**
+   * The call offers the model tools this worker does not have (never sent to the provider): a tool
+   * registered on other workers only, or an MCP server's tool whose server this worker lacks.
+   */
+  public static final String UNKNOWN_TOOLS = "LlmUnknownTools";
+
   /** The provider does not know the model (HTTP 404). */
   public static final String MODEL_NOT_FOUND = "LlmModelNotFound";
 
