@@ -58,11 +58,17 @@ final class SingleRun {
       WorkflowServiceStubs service = TemporalCheck.connect(connection);
       try {
         R result;
+        // with workers of its own the command knows one polls; with --no-worker it says when none does
+        AutoCloseable workers = noWorker ? WorkerWatch.forRun(service, connection.namespace(), connection.address(),
+            workflowId).inBackground(System.out) : () -> { };
         try {
           result = run.apply(connection.client(service));
         } catch (WorkflowFailedException e) {
+          closeQuietly(workers);
           System.out.println(Links.where(connection, service, workflowId));
           throw e;
+        } finally {
+          closeQuietly(workers);
         }
         print.accept(result);
         System.out.println(Links.where(connection, service, workflowId));
@@ -74,6 +80,14 @@ final class SingleRun {
       if (stack != null) {
         stack.close();
       }
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      // a watch that cannot stop is a daemon thread: it ends with the command
     }
   }
 }
