@@ -162,6 +162,10 @@ final class SimulationRunner {
       while (true) {
         try {
           SimulationResult done = result.get(500, TimeUnit.MILLISECONDS);
+          workers.tookOn().ifPresent(line -> {
+            out.println();
+            out.println(line);
+          });
           bar.maxHint(done.steps());
           bar.stepTo(done.steps());
           bar.setExtraMessage(extra(done.agentSteps(), -1, done.llmCalls(), done.usage().total(),
@@ -198,6 +202,10 @@ final class SimulationRunner {
           try {
             SimulationProgress p = watch.bounded(typed::progress);
             result.seen(p);
+            workers.tookOn().ifPresent(line -> {
+              out.println();
+              out.println(line);
+            });
             bar.maxHint(p.totalSteps());
             bar.stepTo(p.step());
             bar.setExtraMessage(extra(-1, p.agents(), p.llmCalls(), p.usage().total(),
@@ -355,6 +363,11 @@ final class SimulationRunner {
         throw cause instanceof RuntimeException ? (RuntimeException) cause : new RuntimeException(cause);
       }
       int total = done != null ? done.steps() : totalSteps;
+      // an answer or the result: a worker is there
+      workers.tookOn().ifPresent(line -> {
+        out.println(line);
+        out.flush();
+      });
       for (StepCounts s : steps) {
         if (s.step() <= printed) {
           continue;

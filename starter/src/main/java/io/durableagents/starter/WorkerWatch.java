@@ -75,6 +75,7 @@ final class WorkerWatch {
   private boolean describeUnimplemented;
   private long untakenEventId = -1;
   private long untakenSince;
+  private boolean taskWaits;
 
   WorkerWatch(WorkflowServiceStubs service, String namespace, String address, String workflowId,
       List<Queue> queues) {
@@ -117,16 +118,12 @@ final class WorkerWatch {
       return Optional.empty();
     }
     if (missing == null) {
+      taskWaits = false;
       return Optional.empty(); // the run is over: nothing to say
     }
     if (missing.isEmpty()) {
       noneSince = -1;
-      if (saidNone) {
-        saidNone = false;
-        return Optional.of("A worker " + (describeUnimplemented ? "took the run's task" : "polls "
-            + queueNames()) + " now: " + workflowId + " goes on.");
-      }
-      return Optional.empty();
+      return cameBack();
     }
     if (noneSince < 0) {
       noneSince = nowMillis;
@@ -135,14 +132,35 @@ final class WorkerWatch {
       return Optional.empty();
     }
     saidNone = true;
-    return Optional.of(missing.get() + " on " + address + " (namespace " + namespace + "). Start one: "
-        + "'durable-agents worker' in another terminal, with the same TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE. "
-        + workflowId + " waits, and goes on when a worker takes it (this says so).");
+    return Optional.of(missing.get() + (address == null ? "" : " on " + address) + " (namespace " + namespace
+        + "). Start one: 'durable-agents worker' in another terminal, with the same TEMPORAL_ADDRESS and "
+        + "TEMPORAL_NAMESPACE. " + workflowId + " waits: a worker started later takes it on, and a line here "
+        + "says so.");
+  }
+
+  /**
+   * The line that a worker has come, once, when this watch had said that none polls; for a caller that saw
+   * a sign of one itself (a query answered, the result), and for the checks.
+   */
+  Optional<String> tookOn() {
+    noneSince = -1;
+    taskWaits = false;
+    return cameBack();
+  }
+
+  private Optional<String> cameBack() {
+    if (!saidNone) {
+      return Optional.empty();
+    }
+    saidNone = false;
+    return Optional.of("A worker " + (describeUnimplemented ? "took the run's task" : "polls " + queueNames())
+        + " now: " + workflowId + " goes on.");
   }
 
   /** Whether the last check saw no worker (a query would wait for one in vain). */
   boolean seesNoWorker() {
-    return noneSince >= 0;
+    // a workflow task that waits untaken cannot answer a query either: the in-memory Temporal would hold it
+    return noneSince >= 0 || taskWaits;
   }
 
   /** What no live worker polls ({@code No worker polls the task queue 'x' (workflows)}), or empty. */
@@ -191,7 +209,8 @@ final class WorkerWatch {
       nextCheck = nowMillis + 5 * EVERY.toMillis(); // the in-memory Temporal sends a history whole
     }
     HistoryEvent last = lastWorkflowTaskEvent(d.getWorkflowExecutionInfo().getExecution());
-    if (last == null || last.getEventType() != EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
+    taskWaits = last != null && last.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED;
+    if (!taskWaits) {
       untakenEventId = -1;
       return Optional.empty();
     }
