@@ -133,7 +133,7 @@ final class WorkerWatch {
     }
     saidNone = true;
     return Optional.of(missing.get() + (address == null ? "" : " on " + address) + " (namespace " + namespace
-        + "). Start one: 'durable-agents worker' in another terminal, with the same TEMPORAL_ADDRESS and "
+        + ").\n  Start one: 'durable-agents worker' in another terminal, with the same TEMPORAL_ADDRESS and "
         + "TEMPORAL_NAMESPACE. " + workflowId + " waits: a worker started later takes it on, and a line here "
         + "says so.");
   }
