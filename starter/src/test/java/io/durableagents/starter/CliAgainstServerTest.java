@@ -309,21 +309,30 @@ class CliAgainstServerTest {
     assertClear(onServer("finished-intervene", "intervene", "cli-finished", "--param", "legitimacy=0.2"),
         Failures.USAGE, "intervene: " + ended);
     assertClear(onServer("gone-stop", "stop", "cli-never-was"), Failures.NOT_FOUND, "stop: ");
+  }
 
-    // its id is not taken over by a new run, whichever command starts it
-    Result again = onServer("finished-again", "simulate", "--id", "cli-finished", "--steps", "1", "--progress", "lines");
-    assertClear(again, Failures.USAGE, "simulate: a finished run has the id 'cli-finished' (COMPLETED at ");
+  @Test
+  void theIdOfAFinishedRunIsNotTakenOverUnlessAsked() throws Exception {
+    Result done = onServer("replace-1", "simulate", "--id", "cli-replace", "--steps", "3", "--progress", "lines");
+    assertEquals(0, done.exitCode(), done.out() + done.err());
+    // whichever command starts the new run
+    Result again = onServer("replace-again", "simulate", "--id", "cli-replace", "--steps", "1", "--progress", "lines");
+    assertClear(again, Failures.USAGE, "simulate: a finished run has the id 'cli-replace' (COMPLETED at ");
     assertTrue(again.err().contains("--replace-finished"), again.err());
-    assertClear(onServer("finished-fork", "fork", "cli-finished", "--at-step", "1", "--id", "cli-finished"),
-        Failures.USAGE, "fork: a finished run has the id 'cli-finished' (COMPLETED at ");
-    Result kept = onServer("finished-kept", "describe", "cli-finished");
+    assertClear(onServer("replace-fork", "fork", "cli-replace", "--at-step", "1", "--id", "cli-replace"),
+        Failures.USAGE, "fork: a finished run has the id 'cli-replace' (COMPLETED at ");
+    Result kept = onServer("replace-kept", "describe", "cli-replace");
     assertTrue(kept.out().contains(", 3 steps"), kept.out());
+    Result agent = onServer("replace-agent-1", "agent", "--no-worker", "--id", "cli-replace-agent", "-p", "What is 2 + 3?");
+    assertEquals(0, agent.exitCode(), agent.out() + agent.err());
+    assertClear(onServer("replace-agent-2", "agent", "--no-worker", "--id", "cli-replace-agent", "-p", "What is 4 + 5?"),
+        Failures.USAGE, "agent: a finished run has the id 'cli-replace-agent' (COMPLETED at ");
 
     // unless asked to
-    Result replaced = onServer("finished-replaced", "simulate", "--id", "cli-finished", "--steps", "1",
+    Result replaced = onServer("replace-replaced", "simulate", "--id", "cli-replace", "--steps", "1",
         "--progress", "lines", "--replace-finished");
     assertEquals(0, replaced.exitCode(), replaced.out() + replaced.err());
-    Result described = onServer("finished-described", "describe", "cli-finished");
+    Result described = onServer("replace-described", "describe", "cli-replace");
     assertTrue(described.out().contains(", 1 steps"), described.out());
   }
 
