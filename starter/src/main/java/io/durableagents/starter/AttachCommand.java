@@ -28,7 +28,7 @@ final class AttachCommand implements Callable<Integer> {
     StartChecks.outputFile("--csv", output.csv);
     StartChecks.outputFile("--chart", output.chart);
     TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
-    WorkflowServiceStubs service = TemporalCheck.connect(connection);
+    WorkflowServiceStubs service = ServerWatch.connect(connection, workflowId);
     Interrupts.runStarted(workflowId);
     Interrupts.detachOnInterrupt(System.err, "attach", "attach");
     try {

@@ -34,7 +34,7 @@ final class Branch {
 
   /** Options of the command itself, not of the simulation. */
   private static final Set<String> OWN = Set.of("--at-step", "--from-checkpoint", "--no-wait", "--csv",
-      "--chart", "--progress", "--verbose", "--note");
+      "--chart", "--progress", "--verbose", "--note", "--replace-finished");
 
   private Branch() {}
 

@@ -71,7 +71,8 @@ final class DemoCommand implements Callable<Integer> {
       WorkflowServiceStubs service = TemporalCheck.connect(connection);
       try {
         WorkflowClient client = connection.client(service);
-        return SimulateCommand.run(connection, client, input, options.id, false, output);
+        return SimulateCommand.run(connection, client, input, options.id, false, output, null,
+            options.replaceFinished);
       } finally {
         service.shutdown();
       }

@@ -32,7 +32,7 @@ final class DescribeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
-    WorkflowServiceStubs service = TemporalCheck.connect(connection);
+    WorkflowServiceStubs service = ServerWatch.connect(connection, workflowId);
     try {
       WorkflowExecutionInfo info;
       try {
@@ -68,8 +68,10 @@ final class DescribeCommand implements Callable<Integer> {
         }
         System.out.println("History:       " + info.getHistoryLength() + " events");
       }
+      CountColumns columns = CountColumns.none();
       if (!runs.isEmpty()) {
         SimulationInput input = simulationInput(connection, service, runs.get(runs.size() - 1));
+        columns = CountColumns.declared(input);
         if (input != null) {
           System.out.println("Strategies:    " + SimulationRunner.strategies(input) + ", model "
               + input.agentOptions().model() + (input.roleOptions().values().stream()
@@ -133,8 +135,9 @@ final class DescribeCommand implements Callable<Integer> {
           System.out.println("Intervention:  " + intervention(v));
         }
         System.out.println("Counts per step:");
+        CountColumns.of(columns, r.perStep());
         for (StepCounts s : r.perStep()) {
-          System.out.println("  " + s.step() + "\t" + s.counts());
+          System.out.println("  " + s.step() + "\t" + columns.ordered(s.counts()));
         }
       } else if (info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
         try {
@@ -143,7 +146,7 @@ final class DescribeCommand implements Callable<Integer> {
               + p.agents() + " agents, " + p.llmCalls() + " LLM calls, " + p.usage().total() + " tokens"
               + (p.paused() ? ", paused" : "") + (p.stopRequested() ? ", stopping" : "")
               + (p.runs() > 1 ? ", run " + p.runs() + " (continued as new)" : ""));
-          System.out.println("Counts:        " + p.counts());
+          System.out.println("Counts:        " + columns.ordered(p.counts()));
           for (Intervention v : client.newWorkflowStub(SimulationWorkflow.class, workflowId).interventions()) {
             System.out.println("Intervention:  " + intervention(v));
           }

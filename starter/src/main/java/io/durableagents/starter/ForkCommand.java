@@ -82,7 +82,7 @@ final class ForkCommand implements Callable<Integer> {
         Interrupts.detachOnInterrupt(System.err, "fork", "attach");
       }
       return SimulateCommand.run(connection, client, input, id, noWait, output,
-          new Origin("fork", simulationId, atStep, null));
+          new Origin("fork", simulationId, atStep, null), options.replaceFinished);
     } finally {
       service.shutdown();
     }

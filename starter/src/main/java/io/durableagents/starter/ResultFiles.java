@@ -37,7 +37,11 @@ final class ResultFiles {
    * {@code intervention} (what changed from that step, {@code legitimacy 0.5 -> 0.3}) when the run had any.
    */
   static void writeCsv(SimulationResult r, Path file) throws IOException {
-    List<String> variables = variables(r);
+    writeCsv(r, file, variables(r));
+  }
+
+  /** As {@link #writeCsv(SimulationResult, Path)}, with the variables in the order of {@code variables}. */
+  static void writeCsv(SimulationResult r, Path file, List<String> variables) throws IOException {
     StringBuilder sb = new StringBuilder("step");
     for (String v : variables) {
       sb.append(',').append(v);
@@ -69,6 +73,11 @@ final class ResultFiles {
 
   /** Draws every per-step variable against the step as a PNG line chart. */
   static void writeChart(SimulationResult r, Path file) throws IOException {
+    writeChart(r, file, variables(r));
+  }
+
+  /** As {@link #writeChart(SimulationResult, Path)}, the series in the order of {@code variables}. */
+  static void writeChart(SimulationResult r, Path file, List<String> variables) throws IOException {
     // no display is needed to draw into an image
     System.setProperty("java.awt.headless", "true");
     XYChart chart = new XYChartBuilder().width(CHART_WIDTH).height(CHART_HEIGHT)
@@ -79,7 +88,7 @@ final class ResultFiles {
     for (StepCounts s : r.perStep()) {
       steps.add((double) s.step());
     }
-    for (String v : variables(r)) {
+    for (String v : variables) {
       List<Double> values = new ArrayList<>();
       for (StepCounts s : r.perStep()) {
         Number value = s.counts().get(v);
@@ -93,7 +102,7 @@ final class ResultFiles {
     double low = Double.POSITIVE_INFINITY;
     double high = Double.NEGATIVE_INFINITY;
     for (StepCounts s : r.perStep()) {
-      for (String v : variables(r)) {
+      for (String v : variables) {
         Number value = s.counts().get(v);
         if (value != null) {
           low = Math.min(low, value.doubleValue());

@@ -126,8 +126,37 @@ final class ServerWatch {
 
   /** The newest checkpoint file of the run in the checkpoint directory of this environment, if any. */
   private java.util.Optional<java.nio.file.Path> lastCheckpoint() {
-    return io.durableagents.activities.checkpoint.DirectoryCheckpointStore.fromEnvironment(Environment.variables())
-        .latest(workflowId).map(java.nio.file.Path::toAbsolutePath);
+    return lastCheckpoint(workflowId);
+  }
+
+  /** The newest checkpoint file of {@code workflowId} in the checkpoint directory of this environment, if any. */
+  static java.util.Optional<java.nio.file.Path> lastCheckpoint(String workflowId) {
+    try {
+      return io.durableagents.activities.checkpoint.DirectoryCheckpointStore.fromEnvironment(Environment.variables())
+          .latest(workflowId).map(java.nio.file.Path::toAbsolutePath);
+    } catch (RuntimeException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
+  /**
+   * Connects for a command about the run {@code workflowId} ({@link TemporalCheck#connect}); when Temporal
+   * does not answer, the failure also names the run's last checkpoint here, if it has one: after a server
+   * kill that is the way back, whichever command the user tried first.
+   */
+  static WorkflowServiceStubs connect(io.durableagents.worker.TemporalConnection connection, String workflowId) {
+    try {
+      return TemporalCheck.connect(connection);
+    } catch (CommandFailure f) {
+      java.util.Optional<java.nio.file.Path> checkpoint = f.exitCode() == Failures.UNAVAILABLE
+          ? lastCheckpoint(workflowId) : java.util.Optional.empty();
+      if (checkpoint.isEmpty()) {
+        throw f;
+      }
+      throw new CommandFailure(f.exitCode(), f.getMessage(), (f.hint() == null ? "" : f.hint() + " ")
+          + "The last checkpoint of '" + workflowId + "' here is " + checkpoint.get() + ": 'simulate "
+          + "--from-checkpoint " + checkpoint.get() + "' goes on from there.", f);
+    }
   }
 
   CommandFailure notFound() {

@@ -83,7 +83,7 @@ final class SimulateCommand implements Callable<Integer> {
               : checkpoint.simulationId();
         }
       }
-      return run(connection, client, input, id, noWait, output, origin);
+      return run(connection, client, input, id, noWait, output, origin, options.replaceFinished);
     } finally {
       service.shutdown();
     }
@@ -123,15 +123,13 @@ final class SimulateCommand implements Callable<Integer> {
     }
   }
 
-  /** Starts and follows a run; shared with {@code demo}. */
+  /**
+   * Starts and follows a run that goes on from {@code origin} (null: a new simulation); shared with {@code
+   * demo} and {@code fork}. The id of a finished run is refused unless {@code replaceFinished}.
+   */
   static int run(TemporalConnection connection, WorkflowClient client, SimulationInput input,
-      String id, boolean noWait, OutputOptions output) throws InterruptedException {
-    return run(connection, client, input, id, noWait, output, null);
-  }
-
-  /** Starts and follows a run that goes on from {@code origin} (null: a new simulation). */
-  static int run(TemporalConnection connection, WorkflowClient client, SimulationInput input,
-      String id, boolean noWait, OutputOptions output, Origin origin) throws InterruptedException {
+      String id, boolean noWait, OutputOptions output, Origin origin, boolean replaceFinished)
+      throws InterruptedException {
     SimulationRunner runner = new SimulationRunner(client, System.out);
     OperatorServiceStubs operator = SearchAttributeRegistry.connect(connection.address());
     try {
@@ -140,7 +138,7 @@ final class SimulateCommand implements Callable<Integer> {
     } finally {
       operator.shutdownNow();
     }
-    String workflowId = runner.start(input, id == null ? SimulationRunner.newId(input) : id, origin);
+    String workflowId = runner.start(input, id == null ? SimulationRunner.newId(input) : id, origin, replaceFinished);
     Interrupts.runStarted(workflowId);
     System.out.println("Started " + workflowId + " on " + connection.address() + " (namespace "
         + connection.namespace() + "): " + input.scenario() + ", " + input.steps() + " steps, seed "

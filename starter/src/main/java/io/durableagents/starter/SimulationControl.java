@@ -4,7 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.durableagents.worker.TemporalConnection;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.util.function.Function;
 
@@ -16,22 +22,68 @@ final class SimulationControl {
   private SimulationControl() {}
 
   /**
-   * Runs {@code action} on the simulation {@code workflowId}; returns 0, or 1 after printing why it
-   * could not (no such run, no worker answering a query).
+   * Runs {@code action} on the simulation {@code workflowId}; returns 0, or throws why it could not: the
+   * run has ended (its close status; exit 2), there is no such run (exit 3), no worker answers a query.
    */
   static int on(String command, String workflowId, Function<SimulationWorkflow, Integer> action) {
     TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
-    WorkflowServiceStubs service = TemporalCheck.connect(connection);
+    WorkflowServiceStubs service = ServerWatch.connect(connection, workflowId);
     try {
       WorkflowClient client = connection.client(service);
       try {
         return action.apply(client.newWorkflowStub(SimulationWorkflow.class, workflowId));
+      } catch (WorkflowNotFoundException e) {
+        // a signal to a closed run finds no open one: say that it has ended, not that it does not exist
+        throw ended(service, connection.namespace(), workflowId, hintForEnded(command, workflowId))
+            .orElseGet(() -> Failures.about("'" + workflowId + "' on " + connection.address(), e));
       } catch (RuntimeException e) {
         throw Failures.about("'" + workflowId + "' on " + connection.address(), e);
       }
     } finally {
       service.shutdown();
     }
+  }
+
+  /**
+   * The failure that says the run {@code workflowId} has ended, with its close status and time ({@code
+   * 'x' has ended: COMPLETED at 2026-11-26 10:12:01Z}), when its latest run is closed; empty when it is
+   * open or there is no such run.
+   */
+  static java.util.Optional<CommandFailure> ended(WorkflowServiceStubs service, String namespace, String workflowId,
+      String hint) {
+    return closed(service, namespace, workflowId).map(info -> new CommandFailure(Failures.USAGE,
+        "'" + workflowId + "' has ended: " + closeStatus(info), hint));
+  }
+
+  /** The description of the latest run of {@code workflowId} when it is closed; empty when open or unknown. */
+  static java.util.Optional<WorkflowExecutionInfo> closed(WorkflowServiceStubs service, String namespace,
+      String workflowId) {
+    try {
+      WorkflowExecutionInfo info = service.blockingStub().withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS)
+          .describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder().setNamespace(namespace)
+              .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId)).build())
+          .getWorkflowExecutionInfo();
+      return info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+          ? java.util.Optional.empty() : java.util.Optional.of(info);
+    } catch (StatusRuntimeException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
+  /** {@code COMPLETED at 2026-11-26 10:12:01Z}: how a closed run ended, and when. */
+  static String closeStatus(WorkflowExecutionInfo info) {
+    return info.getStatus().name().replace("WORKFLOW_EXECUTION_STATUS_", "")
+        + (info.hasCloseTime() ? " at " + Describe.time(info.getCloseTime()) : "");
+  }
+
+  private static String hintForEnded(String command, String workflowId) {
+    String result = "'describe " + workflowId + "' shows its result";
+    return switch (command) {
+      case "stop" -> "Nothing to stop: " + result + ".";
+      case "pause", "resume" -> "Nothing to " + command + ": " + result + "; 'fork " + workflowId
+          + " --at-step N' starts a new run from any of its steps.";
+      default -> result + ".";
+    };
   }
 
   static String rootMessage(Throwable e) {

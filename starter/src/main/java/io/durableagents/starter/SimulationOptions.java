@@ -110,8 +110,15 @@ final class SimulationOptions {
           + "simulations; every LLM and tool call is still its own activity.")
   Integer agentsPerWorkflow;
 
-  @Option(names = "--id", description = "Workflow id (default: sim-<scenario>-<seed>-<random>).")
+  @Option(names = "--id", description = "Workflow id (default: sim-<scenario>-<seed>-<random>). The id of a "
+      + "finished run is refused: its history would be replaced (see --replace-finished).")
   String id;
+
+  @Option(names = "--replace-finished",
+      description = "Start the run even if a finished run has its --id: the new run takes the id's place for "
+          + "every command (describe, attach, fork read an id's latest run), the finished one stays on the "
+          + "server only as an earlier run of the id until the namespace's retention ends.")
+  boolean replaceFinished;
 
   @Option(names = "--continue-as-new-every", paramLabel = "STEPS",
       description = "Continue the workflow as new after this many steps in one run (earlier when Temporal "

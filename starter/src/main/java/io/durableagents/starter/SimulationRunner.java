@@ -29,6 +29,8 @@ import java.util.concurrent.TimeoutException;
 final class SimulationRunner {
   private final WorkflowClient client;
   private final PrintStream out;
+  /** The order of the run's variables in every view; read from the run when it was not started here. */
+  private CountColumns columns;
 
   SimulationRunner(WorkflowClient client, PrintStream out) {
     this.client = client;
@@ -41,16 +43,23 @@ final class SimulationRunner {
         + UUID.randomUUID().toString().substring(0, 8);
   }
 
-  /** Starts the run and returns its workflow id. */
+  /** Starts the run and returns its workflow id; the id of a finished run is refused. */
   String start(SimulationInput input, String workflowId) {
-    return start(input, workflowId, null);
+    return start(input, workflowId, null, false);
   }
 
-  /** Starts a run that goes on from a recorded state ({@code origin}, null for none). */
-  String start(SimulationInput input, String workflowId, Origin origin) {
+  /**
+   * Starts a run that goes on from a recorded state ({@code origin}, null for none). The id of a finished
+   * run is refused (a {@link CommandFailure} naming it) unless {@code replaceFinished}: Temporal would
+   * start the new run in its place, and every command reads an id's latest run.
+   */
+  String start(SimulationInput input, String workflowId, Origin origin, boolean replaceFinished) {
     WorkflowOptions.Builder options = WorkflowOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS)
         .setWorkflowId(workflowId)
+        .setWorkflowIdReusePolicy(replaceFinished
+            ? io.temporal.api.enums.v1.WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE
+            : io.temporal.api.enums.v1.WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
         // short enough that a task a killed worker was running moves on within seconds, long enough
         // for the simulation's largest task (SimulationTaskTimeout)
         .setWorkflowTaskTimeout(SimulationTaskTimeout.forAgents(agentCount(input)))
@@ -66,9 +75,28 @@ final class SimulationRunner {
             .set(io.durableagents.workflows.SearchAttributes.FORKED_FROM, origin.simulationId()).build());
       }
     }
+    columns = CountColumns.declared(input);
     SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, options.build());
-    WorkflowExecution execution = WorkflowClient.start(sim::run, input);
+    WorkflowExecution execution;
+    try {
+      execution = WorkflowClient.start(sim::run, input);
+    } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
+      throw finishedRunHasTheId(workflowId, e);
+    }
     return execution.getWorkflowId();
+  }
+
+  /** The refusal to start under the id of a finished run, or {@code e} as it came for a running one. */
+  private RuntimeException finishedRunHasTheId(String workflowId, RuntimeException e) {
+    java.util.Optional<io.temporal.api.workflow.v1.WorkflowExecutionInfo> closed = SimulationControl.closed(
+        client.getWorkflowServiceStubs(), client.getOptions().getNamespace(), workflowId);
+    if (closed.isEmpty()) {
+      return e; // running: Failures offers 'attach'
+    }
+    return new CommandFailure(Failures.USAGE, "a finished run has the id '" + workflowId + "' ("
+        + SimulationControl.closeStatus(closed.get()) + "); a new run would replace it",
+        "Choose another --id (or leave it out for a generated one), or give --replace-finished to start a new run "
+            + "under this id anyway ('describe " + workflowId + "' shows the finished one).");
   }
 
   /** The agents of the world the run's parameters make (a run that goes on from a state has as many). */
@@ -98,6 +126,9 @@ final class SimulationRunner {
    * and the result go to the latest run of the id).
    */
   SimulationResult follow(String workflowId, boolean bar) throws InterruptedException {
+    if (columns == null) {
+      columns = CountColumns.forRun(client, workflowId);
+    }
     return bar ? followWithBar(workflowId) : follow(workflowId);
   }
 
@@ -107,10 +138,17 @@ final class SimulationRunner {
         workflowId);
   }
 
+  /** Says when no worker polls the run's task queues, and when one does again. */
+  private WorkerWatch workerWatch(String workflowId) {
+    return WorkerWatch.forRun(client.getWorkflowServiceStubs(), client.getOptions().getNamespace(),
+        client.getWorkflowServiceStubs().getOptions().getTarget(), workflowId);
+  }
+
   /** Follows a run with a progress bar: steps done, agents, LLM calls and tokens so far. */
   SimulationResult followWithBar(String workflowId) throws InterruptedException {
     ServerWatch watch = new ServerWatch(client.getWorkflowServiceStubs(), workflowId, "attach");
     FailingWorkflowTask.Watch stuck = stuckWatch(workflowId);
+    WorkerWatch workers = workerWatch(workflowId);
     String stuckLine = null;
     ResultWatch result = new ResultWatch(workflowId);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
@@ -125,6 +163,10 @@ final class SimulationRunner {
       while (true) {
         try {
           SimulationResult done = result.get(500, TimeUnit.MILLISECONDS);
+          workers.tookOn().ifPresent(line -> {
+            out.println();
+            out.println(line);
+          });
           bar.maxHint(done.steps());
           bar.stepTo(done.steps());
           bar.setExtraMessage(extra(done.agentSteps(), -1, done.llmCalls(), done.usage().total(),
@@ -148,9 +190,23 @@ final class SimulationRunner {
             bar.setExtraMessage(stuckLine);
             continue;
           }
+          java.util.Optional<String> workerChange = workers.check(System.nanoTime() / 1_000_000);
+          if (workerChange.isPresent()) {
+            out.println();
+            out.println(workerChange.get());
+            out.flush();
+          }
+          if (workers.seesNoWorker()) {
+            bar.setExtraMessage("waiting for a worker");
+            continue; // a query would wait for a worker in vain
+          }
           try {
             SimulationProgress p = watch.bounded(typed::progress);
             result.seen(p);
+            workers.tookOn().ifPresent(line -> {
+              out.println();
+              out.println(line);
+            });
             bar.maxHint(p.totalSteps());
             bar.stepTo(p.step());
             bar.setExtraMessage(extra(-1, p.agents(), p.llmCalls(), p.usage().total(),
@@ -251,8 +307,12 @@ final class SimulationRunner {
 
   /** Follows a run until it ends, printing each step's counts; returns its result. */
   SimulationResult follow(String workflowId) throws InterruptedException {
+    if (columns == null) {
+      columns = CountColumns.forRun(client, workflowId);
+    }
     ServerWatch watch = new ServerWatch(client.getWorkflowServiceStubs(), workflowId, "attach");
     FailingWorkflowTask.Watch stuck = stuckWatch(workflowId);
+    WorkerWatch workers = workerWatch(workflowId);
     ResultWatch result = new ResultWatch(workflowId);
     SimulationWorkflow typed = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
     int printed = 0;
@@ -272,6 +332,14 @@ final class SimulationRunner {
         if (change.isPresent()) {
           out.println(change.get());
           out.flush();
+        }
+        java.util.Optional<String> workerChange = workers.check(System.nanoTime() / 1_000_000);
+        if (workerChange.isPresent()) {
+          out.println(workerChange.get());
+          out.flush();
+        }
+        if (workers.seesNoWorker()) {
+          continue; // a query would wait for a worker in vain
         }
         try {
           SimulationProgress p = watch.bounded(typed::progress);
@@ -296,12 +364,17 @@ final class SimulationRunner {
         throw cause instanceof RuntimeException ? (RuntimeException) cause : new RuntimeException(cause);
       }
       int total = done != null ? done.steps() : totalSteps;
+      // an answer or the result: a worker is there
+      workers.tookOn().ifPresent(line -> {
+        out.println(line);
+        out.flush();
+      });
       for (StepCounts s : steps) {
         if (s.step() <= printed) {
           continue;
         }
-        if (!header) {
-          printHeader(s.counts());
+        if (columns.add(s.counts()) || !header) {
+          printHeader(); // again when a variable appears that the columns so far lack
           header = true;
         }
         printStep(s, total);
@@ -313,9 +386,9 @@ final class SimulationRunner {
     }
   }
 
-  private void printHeader(Map<String, Number> counts) {
+  private void printHeader() {
     StringBuilder sb = new StringBuilder(String.format("%-9s", "step"));
-    for (String key : counts.keySet()) {
+    for (String key : columns.names()) {
       sb.append(String.format("%" + columnWidth(key) + "s", key));
     }
     sb.append(String.format("%12s%12s", "llm calls", "tokens"));
@@ -329,8 +402,10 @@ final class SimulationRunner {
 
   private void printStep(StepCounts s, int total) {
     StringBuilder sb = new StringBuilder(String.format("%-9s", total > 0 ? s.step() + "/" + total : s.step()));
-    for (Map.Entry<String, Number> v : s.counts().entrySet()) {
-      sb.append(String.format("%" + columnWidth(v.getKey()) + "s", Numbers.format(v.getValue())));
+    // each value under its own column, whatever order the step's map has
+    for (String name : columns.names()) {
+      Number value = s.counts().get(name);
+      sb.append(String.format("%" + columnWidth(name) + "s", value == null ? "" : Numbers.format(value)));
     }
     if (s.llmCalls() != null) {
       sb.append(String.format("%12d%12d", s.llmCalls(), s.tokens()));
@@ -346,12 +421,13 @@ final class SimulationRunner {
    */
   void writeFiles(SimulationResult r, OutputOptions output) {
     try {
+      List<String> names = CountColumns.of(columns(), r.perStep()).names();
       if (output.csv != null) {
-        ResultFiles.writeCsv(r, output.csv);
+        ResultFiles.writeCsv(r, output.csv, names);
         out.println("Per-step variables (CSV): " + output.csv);
       }
       if (output.chart != null) {
-        ResultFiles.writeChart(r, output.chart);
+        ResultFiles.writeChart(r, output.chart, names);
         out.println("Chart (PNG): " + output.chart);
       }
     } catch (IOException e) {
@@ -379,13 +455,21 @@ final class SimulationRunner {
     }
   }
 
+  /** The run's column order: the declared one when known, else the order seen so far. */
+  private CountColumns columns() {
+    if (columns == null) {
+      columns = CountColumns.none();
+    }
+    return columns;
+  }
+
   /** Prints a finished run's summary. */
   void printSummary(SimulationResult r) {
     out.println();
     out.println((r.stopped() ? "Stopped " : "Finished ") + r.simulationId() + ": " + r.steps()
         + " steps, seed " + r.seed() + (r.stopped() ? " (stopped early; the result holds the steps done)" : "")
         + (r.runs() > 1 ? ", in " + r.runs() + " runs (continue-as-new)" : ""));
-    out.println("Final counts: " + r.finalCounts());
+    out.println("Final counts: " + columns().ordered(r.finalCounts()));
     double perStep = r.agentSteps() == 0 ? 0 : (double) r.llmCalls() / r.agentSteps();
     double tokensPerStep = r.agentSteps() == 0 ? 0 : (double) r.usage().total() / r.agentSteps();
     out.printf("Agent steps: %d, LLM calls: %d (%.2f per agent step), tool calls: %d%n",

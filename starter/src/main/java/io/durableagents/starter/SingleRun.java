@@ -57,12 +57,27 @@ final class SingleRun {
     try {
       WorkflowServiceStubs service = TemporalCheck.connect(connection);
       try {
+        // a new run under the id of a finished one would take its place for every command: refused
+        java.util.Optional<io.temporal.api.workflow.v1.WorkflowExecutionInfo> finished =
+            SimulationControl.closed(service, connection.namespace(), workflowId);
+        if (finished.isPresent()) {
+          throw new CommandFailure(Failures.USAGE, "a finished run has the id '" + workflowId + "' ("
+              + SimulationControl.closeStatus(finished.get()) + "); a new run would replace it",
+              "Choose another --id (or leave it out for a generated one); 'describe " + workflowId
+                  + "' shows the finished one.");
+        }
         R result;
+        // with workers of its own the command knows one polls; with --no-worker it says when none does
+        AutoCloseable workers = noWorker ? WorkerWatch.forRun(service, connection.namespace(), connection.address(),
+            workflowId).inBackground(System.out) : () -> { };
         try {
           result = run.apply(connection.client(service));
         } catch (WorkflowFailedException e) {
+          closeQuietly(workers);
           System.out.println(Links.where(connection, service, workflowId));
           throw e;
+        } finally {
+          closeQuietly(workers);
         }
         print.accept(result);
         System.out.println(Links.where(connection, service, workflowId));
@@ -74,6 +89,14 @@ final class SingleRun {
       if (stack != null) {
         stack.close();
       }
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      // a watch that cannot stop is a daemon thread: it ends with the command
     }
   }
 }

@@ -61,18 +61,18 @@ final class Updates {
   /** The failure for an update sent to a run that is over (or that does not exist). */
   static CommandFailure ended(String command, Object simulation, String workflowId, WorkflowNotFoundException e,
       String hint) {
-    String text = String.valueOf(SimulationControl.rootMessage(e));
-    boolean closed = text.contains("already completed");
-    if (!closed) {
-      try {
-        // the run exists and is closed (servers word it differently)
-        io.temporal.client.WorkflowStub.fromTyped(simulation).describe();
-        closed = true;
-      } catch (RuntimeException notThere) {
-        closed = false;
+    try {
+      // the run exists and is closed: say how it ended (servers word the refusal differently)
+      io.temporal.api.workflow.v1.WorkflowExecutionInfo info = io.temporal.client.WorkflowStub.fromTyped(simulation)
+          .describe().getRawDescription().getWorkflowExecutionInfo();
+      if (info.getStatus() != io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+        return new CommandFailure(Failures.USAGE, "'" + workflowId + "' has ended: "
+            + SimulationControl.closeStatus(info), hint);
       }
+    } catch (RuntimeException notThere) {
+      // no such run: said below
     }
-    if (closed) {
+    if (String.valueOf(SimulationControl.rootMessage(e)).contains("already completed")) {
       return new CommandFailure(Failures.USAGE, "'" + workflowId + "' has ended", hint);
     }
     return new CommandFailure(Failures.NOT_FOUND, "'" + workflowId + "': no such run",

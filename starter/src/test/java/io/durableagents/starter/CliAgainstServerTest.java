@@ -296,6 +296,63 @@ class CliAgainstServerTest {
   }
 
   @Test
+  void aFinishedRunSaysItHasEndedAndIsNeverReplacedByAccident() throws Exception {
+    Result done = onServer("finished-1", "simulate", "--id", "cli-finished", "--steps", "3", "--progress", "lines");
+    assertEquals(0, done.exitCode(), done.out() + done.err());
+    // stop, pause, resume and intervene say it has ended and how: not that there is no such run
+    String ended = "'cli-finished' has ended: COMPLETED at ";
+    for (String command : List.of("stop", "pause", "resume")) {
+      Result r = onServer("finished-" + command, command, "cli-finished");
+      assertClear(r, Failures.USAGE, command + ": " + ended);
+      assertTrue(r.err().contains("'describe cli-finished' shows its result"), r.err());
+    }
+    assertClear(onServer("finished-intervene", "intervene", "cli-finished", "--param", "legitimacy=0.2"),
+        Failures.USAGE, "intervene: " + ended);
+    assertClear(onServer("gone-stop", "stop", "cli-never-was"), Failures.NOT_FOUND, "stop: ");
+  }
+
+  @Test
+  void theIdOfAFinishedRunIsNotTakenOverUnlessAsked() throws Exception {
+    Result done = onServer("replace-1", "simulate", "--id", "cli-replace", "--steps", "3", "--progress", "lines");
+    assertEquals(0, done.exitCode(), done.out() + done.err());
+    // whichever command starts the new run
+    Result again = onServer("replace-again", "simulate", "--id", "cli-replace", "--steps", "1", "--progress", "lines");
+    assertClear(again, Failures.USAGE, "simulate: a finished run has the id 'cli-replace' (COMPLETED at ");
+    assertTrue(again.err().contains("--replace-finished"), again.err());
+    assertClear(onServer("replace-fork", "fork", "cli-replace", "--at-step", "1", "--id", "cli-replace"),
+        Failures.USAGE, "fork: a finished run has the id 'cli-replace' (COMPLETED at ");
+    Result kept = onServer("replace-kept", "describe", "cli-replace");
+    assertTrue(kept.out().contains(", 3 steps"), kept.out());
+    Result agent = onServer("replace-agent-1", "agent", "--no-worker", "--id", "cli-replace-agent", "-p", "What is 2 + 3?");
+    assertEquals(0, agent.exitCode(), agent.out() + agent.err());
+    assertClear(onServer("replace-agent-2", "agent", "--no-worker", "--id", "cli-replace-agent", "-p", "What is 4 + 5?"),
+        Failures.USAGE, "agent: a finished run has the id 'cli-replace-agent' (COMPLETED at ");
+
+    // unless asked to
+    Result replaced = onServer("replace-replaced", "simulate", "--id", "cli-replace", "--steps", "1",
+        "--progress", "lines", "--replace-finished");
+    assertEquals(0, replaced.exitCode(), replaced.out() + replaced.err());
+    Result described = onServer("replace-described", "describe", "cli-replace");
+    assertTrue(described.out().contains(", 1 steps"), described.out());
+  }
+
+  @Test
+  void withTheServerGoneDescribeAttachAndStopNameTheRunsLastCheckpoint() throws Exception {
+    Path checkpoints = dir.resolve("gone-checkpoints").toAbsolutePath();
+    Path last = Files.createDirectories(checkpoints.resolve("cli-gone")).resolve("step-000004.json");
+    Files.writeString(last, "{}");
+    Map<String, String> env = Map.of("TEMPORAL_ADDRESS", "127.0.0.1:1",
+        "DURABLE_AGENTS_CHECKPOINT_DIR", checkpoints.toString());
+    for (String command : List.of("describe", "attach", "stop")) {
+      Result r = run("gone-" + command, env, command, "cli-gone");
+      assertClear(r, Failures.UNAVAILABLE, command + ": no Temporal at 127.0.0.1:1 (from TEMPORAL_ADDRESS): "
+          + "connection refused");
+      assertTrue(r.err().contains("The last checkpoint of 'cli-gone' here is " + last + ": 'simulate "
+          + "--from-checkpoint " + last + "' goes on from there."), r.err());
+    }
+  }
+
+  @Test
   void aRunThatFailsForAMissingKeySaysWhichKey() throws Exception {
     Result agent = onServer("no-key-agent", "agent", "--no-worker", "--model", "openai:gpt-4o-mini", "-p", "hi");
     assertClear(agent, Failures.FAILED, "agent: the run failed: LlmProviderNotConfigured: model "
