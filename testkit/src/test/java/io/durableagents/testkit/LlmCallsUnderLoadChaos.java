@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
- * A chaos measurement, not a test of the build: it runs only when {@value #SECONDS_VARIABLE} is set (the
+ * A chaos measurement, not a test of the build (its name keeps it out of the suite: run it by name, as below): it runs only when {@value #SECONDS_VARIABLE} is set (the
  * seconds of chaos; a few minutes at most, the machine is shared). Workers in child JVMs run a simulation
  * of LLM calls that take {@value #CALL_MILLIS} ms each while busy threads keep the machine's 1-minute
  * load at {@value #TARGET_LOAD} or more, and one worker is killed with {@code kill -9} (and another
@@ -38,10 +38,10 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>{@code
  * DURABLE_AGENTS_CHAOS_SECONDS=150 DURABLE_AGENTS_TEMPORAL_CLI=.ci/temporal/bin/temporal \
- *   ./mvnw -o -B -pl testkit -am test -Dtest=LlmCallsUnderLoadChaosTest -Dsurefire.failIfNoSpecifiedTests=false
+ *   ./mvnw -o -B -pl testkit -am test -Dtest=LlmCallsUnderLoadChaos -Dsurefire.failIfNoSpecifiedTests=false
  * }</pre>
  */
-class LlmCallsUnderLoadChaosTest {
+class LlmCallsUnderLoadChaos {
   static final String SECONDS_VARIABLE = "DURABLE_AGENTS_CHAOS_SECONDS";
   static final int CALL_MILLIS = 300;
   static final double TARGET_LOAD = 10;
