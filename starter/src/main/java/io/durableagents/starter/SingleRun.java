@@ -70,12 +70,26 @@ final class SingleRun {
         // with workers of its own the command knows one polls; with --no-worker it says when none does
         AutoCloseable workers = noWorker ? WorkerWatch.forRun(service, connection.namespace(), connection.address(),
             workflowId).inBackground(System.out) : () -> { };
+        // the SDK waits out a server that is down for as long as it is: the wait runs watched, and the
+        // command says within seconds that the server is gone
+        ServerWatch server = new ServerWatch(service, workflowId, command);
+        WorkflowClient client = connection.client(service);
         try {
-          result = run.apply(connection.client(service));
+          result = server.bounded(() -> run.apply(client));
         } catch (WorkflowFailedException e) {
           closeQuietly(workers);
           System.out.println(Links.where(connection, service, workflowId));
           throw e;
+        } catch (CommandFailure lost) {
+          if (lost.exitCode() != Failures.UNAVAILABLE) {
+            throw lost;
+          }
+          throw new CommandFailure(Failures.UNAVAILABLE, "lost the Temporal at " + service.getOptions().getTarget()
+              + " while waiting for '" + workflowId + "': it has not answered for "
+              + ServerWatch.GRACE_MILLIS / 1000 + " s",
+              "On a persistent Temporal the run goes on when it is back: 'show " + workflowId + "' then prints "
+                  + "what it did. The in-memory Temporal keeps runs in memory: if it stopped, the run is gone "
+                  + "with it; run '" + command + "' again.");
         } finally {
           closeQuietly(workers);
         }

@@ -70,6 +70,38 @@ class LostRunTest {
         Files.readString(dir.resolve(name + ".err")));
   }
 
+  /**
+   * {@code agent} waits for its run's result in a call the SDK retries for as long as the server is down:
+   * without a watch of its own it waited for ever once the server was killed.
+   */
+  @Test
+  void agentWaitingForItsRunSaysWithinSecondsThatTheServerIsGone() throws Exception {
+    dir = Files.createDirectories(Path.of("target", "lost-agent"));
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Process server = server();
+    // no worker: the run waits, and the command with it
+    Process agent = cli("agent", "agent", "--no-worker", "--id", "lost-agent", "-p", "What is 2 + 2?");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Files.readString(dir.resolve("agent.out")).contains("No worker")) {
+      assertTrue(agent.isAlive() && System.nanoTime() < deadline, "agent did not say it waits for a worker: "
+          + Files.readString(dir.resolve("agent.out")) + Files.readString(dir.resolve("agent.err")));
+      Thread.sleep(100);
+    }
+    long killed = System.nanoTime();
+    server.destroyForcibly().waitFor();
+    assertTrue(agent.waitFor(15, TimeUnit.SECONDS), "agent still waits 15 s after the server was killed");
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed);
+    CliAgainstServerTest.Result lost = finish("agent", agent);
+    assertEquals(Failures.UNAVAILABLE, lost.exitCode(), lost.out() + lost.err());
+    assertTrue(lost.firstErrLine().startsWith("agent: lost the Temporal at 127.0.0.1:" + port
+        + " while waiting for 'lost-agent': it has not answered for 5 s"), lost.err());
+    assertTrue(lost.err().contains("'show lost-agent' then prints what it did"), lost.err());
+    CliFailuresTest.assertNoTrace(new CliFailuresTest.Run(lost.exitCode(), lost.out(), lost.err()));
+    System.out.println("agent said the server was gone " + seconds + " s after the kill");
+  }
+
   @Test
   void aRunLostWithTheInMemoryServerIsSaidInPlainWordsByAttachDescribeAndList() throws Exception {
     dir = Files.createDirectories(Path.of("target", "lost-run"));
