@@ -269,10 +269,10 @@ class OpenAiWireTest {
   }
 
   @Test
-  void aToolThisWorkerDoesNotHaveIsAnInvalidRequest() {
+  void aToolThisWorkerDoesNotHaveIsUnknownToolsNotTheProvidersRefusal() {
     ApplicationFailure f = assertThrows(ApplicationFailure.class,
         () -> activities.chat(request(List.of("teleport"), ToolChoice.AUTO)));
-    assertEquals(LlmFailureTypes.INVALID_REQUEST, f.getType());
+    assertEquals(LlmFailureTypes.UNKNOWN_TOOLS, f.getType());
     assertTrue(f.isNonRetryable());
     assertTrue(f.getOriginalMessage().contains("teleport"), f.getOriginalMessage());
     assertEquals(0, standIn.requests().size(), "nothing was sent");
