@@ -1,14 +1,10 @@
 package io.durableagents.workflows.autonomous;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentRuntime;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Strategy;
-import io.durableagents.workflows.agent.ToolOutcome;
 import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.approval.ApprovalBook;
 import io.durableagents.workflows.llm.ChatTurn;
@@ -16,33 +12,23 @@ import io.durableagents.workflows.llm.LlmRequest;
 import io.durableagents.workflows.llm.LlmResponse;
 import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.llm.TokenUsage;
-import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.durableagents.workflows.tools.ToolPolicies;
-import io.temporal.api.enums.v1.ParentClosePolicy;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
-import io.temporal.failure.CanceledFailure;
-import io.temporal.failure.ChildWorkflowFailure;
-import io.temporal.failure.TimeoutFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
-import io.temporal.workflow.ChildWorkflowCancellationType;
-import io.temporal.workflow.ChildWorkflowOptions;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The autonomous agent: a reasoning pattern over turns of {@link ReactReasoning#converse}, with
- * think, todo and spawn handled here as workflow state.
+ * think, todo and spawn handled as workflow state.
  *
  * <p><b>Turns.</b> A turn is one ReAct loop that goes on the same conversation: it ends when the
  * agent answers (plain text or {@code finish}), calls {@code finish_task}, or calls {@code
@@ -68,33 +54,28 @@ import java.util.Set;
  *
  * <p><b>External tools</b> ({@code tools:} of the spec: the built-in ones and those registered on the
  * worker) run as activities, each with its options from the worker's {@link ToolPolicies}.
+ *
+ * <p>This class runs the pattern, its turns and guardrails, and the judge; {@link WorkflowSideTools}
+ * handles think, todo, finish and spawn calls, {@link SubAgents} keeps the sub-agents, and {@link
+ * JudgeAnswer} reads the judge's verdicts.
  */
 public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   /** The agent id in idempotency keys. */
   static final String AGENT_ID = "autonomous";
 
-  /** Extra run time a sub-agent's workflow gets beyond its own timeout, as a backstop. */
-  static final Duration CHILD_TIMEOUT_GRACE = Duration.ofSeconds(60);
-
   /** After this many judge failures in a row, the judge is off for the rest of the run. */
   static final int JUDGE_FAILURE_LIMIT = 2;
-
-  /** The answer of the turn that finalized the plan: not an answer to the task. */
-  private static final String FINALIZED = "(plan finalized)";
 
   private final ToolPolicies toolPolicies;
   private AutonomousAgentInput input;
   private AgentSpec spec;
   private ThoughtChain thoughts;
   private TodoList todos;
-  private final Map<String, SpawnedTask> tasks = new LinkedHashMap<>();
-  // await_any prefers tasks whose result it has not given yet; order never matters here.
-  private final Set<String> delivered = new LinkedHashSet<>();
+  private SubAgents subAgents;
+  private WorkflowSideTools workflowTools;
   private final List<JudgeVerdict> verdicts = new ArrayList<>();
 
   private TokenUsage ownUsage = TokenUsage.ZERO;
-  // Whether a failed sub-agent's failure is read for what it spent ({@link SpentBeforeFailure}).
-  private boolean childFailuresCarryUsage;
   // The turn in progress: its calls count against the budget (and a sub-agent's) before it ends.
   private AgentRuntime currentTurn;
   private int llmCalls;
@@ -103,30 +84,10 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   private int iterations;
   private int turnNumber;
   private int reflectionRounds;
-  private boolean planning;
-  private boolean justFinalized;
-  private String turnEnd;
-  private String finishStatus;
   private String lastAnswer = "";
   private Guardrail endedBy;
   private String endedReason;
   private Long tokenBudget;
-
-  /** A sub-agent as its parent tracks it. */
-  private static final class SpawnedTask {
-    final String id;
-    final String agent;
-    final String prompt;
-    Promise<AutonomousAgentResult> result;
-    CancellationScope scope;
-    boolean cancelled;
-
-    SpawnedTask(String id, String agent, String prompt) {
-      this.id = id;
-      this.agent = agent;
-      this.prompt = prompt;
-    }
-  }
 
   /** An autonomous agent that runs every tool with the default options. */
   public AutonomousAgentWorkflowImpl() {
@@ -153,6 +114,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     }
     this.input = in;
     this.spec = in.spec();
+    this.subAgents = new SubAgents(spec, in);
     ReasoningPattern pattern = spec.reasoning().pattern();
     if (spec.todo() == null
         && (pattern == ReasoningPattern.TODO_DRIVEN || pattern == ReasoningPattern.PLAN_EXECUTE)) {
@@ -162,6 +124,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     this.thoughts = spec.think() == null ? null
         : new ThoughtChain(spec.think().maxThoughts(), spec.think().critique());
     this.todos = spec.todo() == null ? null : new TodoList(spec.todo().maxItems());
+    this.workflowTools = new WorkflowSideTools(thoughts, todos, subAgents, this::budgetLeft);
     this.tokenBudget = min(spec.guardrails().tokenBudget(), in.tokenBudget());
     Integer timeout = minInt(spec.guardrails().timeoutSeconds(), in.timeoutSeconds());
 
@@ -185,13 +148,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
         throw SpentBeforeFailure.carriedBy(e, new SpentBeforeFailure(llmCalls, totalUsage(), toolCalls));
       }
     }
-    // The pool is cleaned up when the run ends: a sub-agent nobody awaited is cancelled.
-    for (SpawnedTask t : tasks.values()) {
-      if (!t.result.isCompleted()) {
-        t.cancelled = true;
-        t.scope.cancel();
-      }
-    }
+    subAgents.cancelUnfinished();
     return result();
   }
 
@@ -202,11 +159,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
 
   @Override
   public List<SubAgentReport> subAgents() {
-    List<SubAgentReport> reports = new ArrayList<>();
-    for (SpawnedTask t : tasks.values()) {
-      reports.add(report(t));
-    }
-    return reports;
+    return subAgents == null ? List.of() : subAgents.reports();
   }
 
   private void runPattern() {
@@ -216,7 +169,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     messages.add(ChatTurn.system(AutonomousPrompts.system(spec, tools)));
     String first = input.prompt().strip();
     if (pattern == ReasoningPattern.PLAN_EXECUTE) {
-      planning = true;
+      workflowTools.startPlanning();
       first = AutonomousPrompts.PHASE_1 + "\n\n" + first;
     } else if (pattern == ReasoningPattern.TODO_DRIVEN
         || (spec.reasoning().autoPlan() && todos != null)) {
@@ -231,17 +184,16 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
       reflect(messages, tools);
       return;
     }
-    while (endedBy == null && finishStatus == null) {
+    while (endedBy == null && workflowTools.finishStatus() == null) {
       String next;
-      if (planning) {
+      if (workflowTools.planning()) {
         next = AutonomousPrompts.CONTINUE_PLANNING;
       } else if (todos.allTerminal()) {
         return;
       } else {
         next = AutonomousPrompts.CONTINUE_TODOS;
       }
-      if (justFinalized) {
-        justFinalized = false;
+      if (workflowTools.takeJustFinalized()) {
         next = AutonomousPrompts.PHASE_2;
       }
       if (guardrailBeforeTurn()) {
@@ -305,7 +257,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
   /** One turn: a ReAct loop over the conversation, bounded by what is left of the guardrails. */
   private List<ChatTurn> turn(List<ChatTurn> messages, List<String> tools) {
     turnNumber++;
-    turnEnd = null;
+    workflowTools.startTurn();
     int left = spec.guardrails().maxIterations() - iterations;
     AgentOptions options = AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel(spec.model())
         .setTemperature(spec.temperature()).setMaxIterations(Math.max(1, left))
@@ -315,13 +267,13 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     currentTurn = runtime;
     ReactReasoning.Conversation conversation;
     try {
-      conversation = new ReactReasoning(runtime, ScenarioPrompts.GENERIC).converse(messages, tools, new Handler());
+      conversation = new ReactReasoning(runtime, ScenarioPrompts.GENERIC).converse(messages, tools, workflowTools);
     } finally {
       currentTurn = null;
       account(runtime);
     }
     iterations += conversation.turns().size();
-    if (conversation.answer() != null && !FINALIZED.equals(conversation.answer())) {
+    if (conversation.answer() != null && !WorkflowSideTools.FINALIZED.equals(conversation.answer())) {
       lastAnswer = conversation.answer();
     }
     String forced = conversation.forcedFinish();
@@ -370,48 +322,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     } finally {
       account(runtime);
     }
-    return parseVerdict(round, response.text(), criteria);
-  }
-
-  /** The verdict in a judge's answer, or null when it lacks a criterion or is not JSON. */
-  static JudgeVerdict parseVerdict(int round, String text, List<String> criteria) {
-    JsonNode root = Json.tryParse(text == null ? "" : stripFence(text));
-    if (root == null) {
-      return null;
-    }
-    JsonNode results = root.isArray() ? root : root.path("results");
-    if (!results.isArray()) {
-      return null;
-    }
-    List<JudgeVerdict.CriterionResult> out = new ArrayList<>();
-    boolean all = true;
-    for (String criterion : criteria) {
-      JudgeVerdict.CriterionResult found = null;
-      for (JsonNode r : results) {
-        if (criterion.equalsIgnoreCase(r.path("criterion").asText()) && r.path("passed").isBoolean()) {
-          found = new JudgeVerdict.CriterionResult(criterion, r.path("passed").asBoolean(),
-              r.path("reason").asText(""));
-          break;
-        }
-      }
-      if (found == null) {
-        return null;
-      }
-      all &= found.passed();
-      out.add(found);
-    }
-    return new JudgeVerdict(round, all, out);
-  }
-
-  private static String stripFence(String text) {
-    String t = text.strip();
-    int start = t.indexOf('{');
-    int arrayStart = t.indexOf('[');
-    if (start < 0 || (arrayStart >= 0 && arrayStart < start)) {
-      start = arrayStart;
-    }
-    int end = Math.max(t.lastIndexOf('}'), t.lastIndexOf(']'));
-    return start >= 0 && end > start ? t.substring(start, end + 1) : t;
+    return JudgeAnswer.parse(round, response.text(), criteria);
   }
 
   /** The tools the agent is offered: its external tools, then think, todo and spawn. */
@@ -436,24 +347,16 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     return tokenBudget == null ? null : tokenBudget - totalUsage().total();
   }
 
-  private TokenUsage childUsage() {
-    TokenUsage sum = TokenUsage.ZERO;
-    for (SpawnedTask t : tasks.values()) {
-      sum = sum.plus(report(t).totalUsage());
-    }
-    return sum;
-  }
-
   private TokenUsage totalUsage() {
-    return ownUsage.plus(currentTurn == null ? TokenUsage.ZERO : currentTurn.usage()).plus(childUsage());
+    return ownUsage.plus(currentTurn == null ? TokenUsage.ZERO : currentTurn.usage()).plus(subAgents.usage());
   }
 
   private AutonomousAgentResult result() {
     String status;
     if (endedBy != null) {
       status = "stopped";
-    } else if (finishStatus != null) {
-      status = finishStatus;
+    } else if (workflowTools.finishStatus() != null) {
+      status = workflowTools.finishStatus();
     } else {
       status = "completed";
     }
@@ -461,306 +364,6 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
         endedReason, iterations, todos(), thoughts == null ? List.of() : thoughts.thoughts(), verdicts,
         reflectionRounds, subAgents(), ownUsage, totalUsage(), llmCalls, toolCalls,
         deniedToolCalls);
-  }
-
-  // ---------------------------------------------------------------- the workflow-side tools
-
-  /** Handles think, todo and spawn calls for the ReAct loop. */
-  private final class Handler implements ReactReasoning.ControlToolHandler {
-    @Override
-    public boolean handles(String tool) {
-      return ControlTools.THINK.equals(tool) || ControlTools.TODO.contains(tool)
-          || ControlTools.SPAWN.contains(tool) || ControlTools.FINALIZE_PLAN.equals(tool);
-    }
-
-    @Override
-    public String turnEnd() {
-      return turnEnd;
-    }
-
-    @Override
-    public ToolOutcome handle(ToolCall call) {
-      JsonNode args = call.arguments() == null ? Json.object() : call.arguments();
-      try {
-        return new ToolOutcome(call.id(), call.name(), dispatch(call.name(), args), false);
-      } catch (IllegalArgumentException refused) {
-        return new ToolOutcome(call.id(), call.name(), "error: " + refused.getMessage(), true);
-      }
-    }
-  }
-
-  private String dispatch(String tool, JsonNode args) {
-    switch (tool) {
-      case ControlTools.THINK:
-        return thoughts.add(text(args, "thought"));
-      case ControlTools.ADD_TODO: {
-        String id = todos.add(text(args, "description"), text(args, "priority"), strings(args, "depends_on"));
-        return "Added " + id + ".\n" + todos.format();
-      }
-      case ControlTools.BATCH_ADD_TODOS: {
-        List<TodoList.NewTodo> batch = new ArrayList<>();
-        for (JsonNode item : args.path("items")) {
-          batch.add(new TodoList.NewTodo(text(item, "description"), text(item, "priority"),
-              strings(item, "depends_on")));
-        }
-        List<String> ids = todos.batchAdd(batch);
-        return "Added " + String.join(", ", ids) + ".\n" + todos.format();
-      }
-      case ControlTools.UPDATE_TODO: {
-        todos.update(text(args, "id"), text(args, "status"), text(args, "notes"), text(args, "priority"));
-        String done = todos.allTerminal() ? "\nEvery item is done: the task completes on its own." : "";
-        return todos.format() + done;
-      }
-      case ControlTools.REMOVE_TODO: {
-        TodoItem removed = todos.remove(text(args, "id"));
-        return "Removed " + removed.id() + ".\n" + todos.format();
-      }
-      case ControlTools.LIST_TODOS: {
-        String filter = text(args, "status_filter");
-        return todos.format(filter == null || filter.isBlank() ? null : TodoStatus.parse(filter));
-      }
-      case ControlTools.GET_NEXT_TODO:
-        return todos.next().map(i -> "Next: " + TodoList.line(i))
-            .orElse(todos.allTerminal() ? "No item left: every item is done."
-                : "No item is ready: the pending items wait on unfinished ones.\n" + todos.format());
-      case ControlTools.FINISH_TASK: {
-        String status = text(args, "status");
-        status = status == null || status.isBlank() ? "completed" : status.strip().toLowerCase();
-        if (!List.of("completed", "blocked", "failed").contains(status)) {
-          throw new IllegalArgumentException("status '" + status + "' is not one of: completed, blocked, failed");
-        }
-        finishStatus = status;
-        String summary = text(args, "summary");
-        turnEnd = summary == null ? "" : summary;
-        return "Task marked " + status + ".";
-      }
-      case ControlTools.FINALIZE_PLAN: {
-        if (!planning) {
-          throw new IllegalArgumentException("the plan was finalized already: work through it");
-        }
-        if (todos.isEmpty()) {
-          throw new IllegalArgumentException("the plan is empty: add todo items before finalize_plan");
-        }
-        planning = false;
-        justFinalized = true;
-        turnEnd = FINALIZED;
-        return "Plan finalized with " + todos.items().size() + " items. Moving to PHASE 2 - EXECUTION.";
-      }
-      case ControlTools.SPAWN_AGENT:
-        return spawn(text(args, "agent_name"), text(args, "prompt"));
-      case ControlTools.POLL_TASKS:
-        return table(selected(args, false));
-      case ControlTools.AWAIT_TASKS: {
-        List<SpawnedTask> awaited = selected(args, true);
-        for (SpawnedTask t : awaited) {
-          waitFor(t.result);
-          delivered.add(t.id);
-        }
-        return results(awaited);
-      }
-      case ControlTools.AWAIT_ANY:
-        return awaitAny(selected(args, false));
-      case ControlTools.CANCEL_TASK: {
-        SpawnedTask t = task(text(args, "task_id"));
-        if (t.result.isCompleted()) {
-          return t.id + " had already ended: " + report(t).status();
-        }
-        t.cancelled = true;
-        t.scope.cancel();
-        return t.id + " cancelled.";
-      }
-      default:
-        throw new IllegalArgumentException("not a workflow-side tool: " + tool);
-    }
-  }
-
-  /** Starts a sub-agent as a child workflow, within {@code max_concurrent} and {@code max_depth}. */
-  private String spawn(String agentName, String prompt) {
-    AgentSpec.Spawn config = spec.spawn();
-    AgentSpec.SubAgent agent = null;
-    for (AgentSpec.SubAgent a : config.agents()) {
-      if (a.name().equals(agentName)) {
-        agent = a;
-      }
-    }
-    if (agent == null) {
-      throw new IllegalArgumentException("no sub-agent '" + agentName + "'; agents: "
-          + config.agents().stream().map(AgentSpec.SubAgent::name).toList());
-    }
-    if (prompt == null || prompt.isBlank()) {
-      throw new IllegalArgumentException("the prompt is empty");
-    }
-    int maxDepth = input.maxDepth() > 0 ? input.maxDepth() : config.maxDepth();
-    if (input.depth() + 1 > maxDepth) {
-      throw new IllegalArgumentException("max_depth (" + maxDepth + ") reached: this agent is at depth "
-          + input.depth() + " and may not spawn");
-    }
-    long running = tasks.values().stream().filter(t -> !t.result.isCompleted()).count();
-    if (running >= config.maxConcurrent()) {
-      throw new IllegalArgumentException("max_concurrent (" + config.maxConcurrent() + ") tasks are "
-          + "running: await one (await_any) before spawning another");
-    }
-    Long left = budgetLeft();
-    if (left != null && left <= 0) {
-      throw new IllegalArgumentException("the token budget is spent: no sub-agent can start");
-    }
-    SpawnedTask task = new SpawnedTask("task-" + (tasks.size() + 1), agent.name(), prompt.strip());
-    String childId = Workflow.getInfo().getWorkflowId() + "/" + task.id;
-    int timeout = config.timeoutSeconds();
-    AutonomousAgentInput childInput = new AutonomousAgentInput(agent.spec(), task.prompt,
-        input.depth() + 1, maxDepth, left, timeout);
-    ChildWorkflowOptions options = ChildWorkflowOptions.newBuilder()
-        .setWorkflowId(childId)
-        .setTaskQueue(TaskQueues.AGENTS)
-        .setWorkflowRunTimeout(Duration.ofSeconds(timeout).plus(CHILD_TIMEOUT_GRACE))
-        .setCancellationType(ChildWorkflowCancellationType.TRY_CANCEL)
-        .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_REQUEST_CANCEL)
-        .setStaticSummary("sub-agent " + agent.name() + " (depth " + (input.depth() + 1) + ")")
-        .build();
-    // a sub-agent that fails says what it spent; runs recorded before that read nothing from its failure
-    childFailuresCarryUsage =
-        Workflow.getVersion(SpentBeforeFailure.CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1;
-    task.scope = Workflow.newCancellationScope(() -> {
-      AutonomousAgentWorkflow child = Workflow.newChildWorkflowStub(AutonomousAgentWorkflow.class, options);
-      task.result = Async.function(child::run, childInput);
-      Workflow.getWorkflowExecution(child).get();
-    });
-    tasks.put(task.id, task);
-    task.scope.run();
-    return "Spawned " + task.id + " (" + agent.name() + "). Use await_tasks or await_any for its result.";
-  }
-
-  private String awaitAny(List<SpawnedTask> among) {
-    if (among.isEmpty()) {
-      throw new IllegalArgumentException("no task to await");
-    }
-    List<SpawnedTask> fresh = among.stream().filter(t -> !delivered.contains(t.id)).toList();
-    List<SpawnedTask> candidates = fresh.isEmpty() ? among : fresh;
-    List<Promise<AutonomousAgentResult>> promises = candidates.stream().map(t -> t.result).toList();
-    waitFor(Promise.anyOf(promises));
-    for (SpawnedTask t : candidates) {
-      if (t.result.isCompleted()) {
-        delivered.add(t.id);
-        return results(List.of(t));
-      }
-    }
-    throw new IllegalStateException("await_any returned with no task done");
-  }
-
-  /** Blocks until {@code p} completes, whatever its outcome; a cancelled run still stops here. */
-  private void waitFor(Promise<?> p) {
-    try {
-      p.get();
-    } catch (RuntimeException e) {
-      if (CancellationScope.current().isCancelRequested()) {
-        throw e;
-      }
-    }
-  }
-
-  private List<SpawnedTask> selected(JsonNode args, boolean required) {
-    List<String> ids = strings(args, "task_ids");
-    if (ids.isEmpty()) {
-      if (required) {
-        throw new IllegalArgumentException("task_ids is empty; tasks: " + tasks.keySet());
-      }
-      return List.copyOf(tasks.values());
-    }
-    List<SpawnedTask> out = new ArrayList<>();
-    for (String id : ids) {
-      out.add(task(id));
-    }
-    return out;
-  }
-
-  private SpawnedTask task(String id) {
-    SpawnedTask t = tasks.get(id == null ? "" : id.strip());
-    if (t == null) {
-      throw new IllegalArgumentException("no task '" + id + "'; tasks: " + tasks.keySet());
-    }
-    return t;
-  }
-
-  private String table(List<SpawnedTask> shown) {
-    StringBuilder sb = new StringBuilder("Tasks (").append(shown.size()).append("):");
-    if (shown.isEmpty()) {
-      sb.append("\n(none)");
-    }
-    for (SpawnedTask t : shown) {
-      SubAgentReport r = report(t);
-      sb.append('\n').append(t.id).append(" | ").append(t.agent).append(" | ").append(r.status());
-    }
-    return sb.toString();
-  }
-
-  private String results(List<SpawnedTask> shown) {
-    StringBuilder sb = new StringBuilder();
-    for (SpawnedTask t : shown) {
-      SubAgentReport r = report(t);
-      sb.append(sb.length() == 0 ? "" : "\n").append(t.id).append(" (").append(t.agent).append(") ")
-          .append(r.status()).append(": ").append(r.answer() == null ? "" : r.answer());
-    }
-    return sb.toString();
-  }
-
-  /** Where a task stands, read from its promise: results are in history, so this replays. */
-  private SubAgentReport report(SpawnedTask t) {
-    if (t.result == null || !t.result.isCompleted()) {
-      return new SubAgentReport(t.id, t.agent, t.prompt, t.cancelled ? "cancelled" : "running", null,
-          null, null, null);
-    }
-    RuntimeException failure = t.result.getFailure();
-    if (failure == null) {
-      AutonomousAgentResult r = t.result.get();
-      String status = r.endedBy() == Guardrail.TIMEOUT ? "timeout" : "completed";
-      return new SubAgentReport(t.id, t.agent, t.prompt, status, r.answer(), r.usage(), r.totalUsage(),
-          r.subAgents());
-    }
-    String status = t.cancelled || hasCause(failure, CanceledFailure.class) ? "cancelled"
-        : hasCause(failure, TimeoutFailure.class) ? "timeout" : "failed";
-    // its calls were paid for, and count in this agent's total (and token budget) like any sub-agent's
-    TokenUsage spent = childFailuresCarryUsage
-        ? SpentBeforeFailure.of(failure).map(SpentBeforeFailure::usage).orElse(null) : null;
-    return new SubAgentReport(t.id, t.agent, t.prompt, status, rootMessage(failure), spent, spent, null);
-  }
-
-  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
-    for (Throwable c = e; c != null; c = c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t instanceof ChildWorkflowFailure && t.getCause() != null) {
-      t = t.getCause();
-    }
-    if (t instanceof ApplicationFailure) {
-      return ((ApplicationFailure) t).getOriginalMessage();
-    }
-    return t.getMessage();
-  }
-
-  private static String text(JsonNode args, String field) {
-    JsonNode v = args.get(field);
-    return v == null || v.isNull() ? null : v.isTextual() ? v.asText() : v.toString();
-  }
-
-  private static List<String> strings(JsonNode args, String field) {
-    JsonNode v = args.get(field);
-    List<String> out = new ArrayList<>();
-    if (v == null || v.isNull()) {
-      return out;
-    }
-    if (v.isArray()) {
-      v.forEach(e -> out.add(e.asText()));
-    } else if (!v.asText().isBlank()) {
-      out.add(v.asText());
-    }
-    return out;
   }
 
   private static Long min(Long a, Long b) {

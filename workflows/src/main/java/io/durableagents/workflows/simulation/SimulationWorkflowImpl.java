@@ -1,49 +1,33 @@
 package io.durableagents.workflows.simulation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.workflows.CommittedLog;
 import io.durableagents.workflows.Json;
 import io.durableagents.workflows.SearchAttributes;
-import io.durableagents.workflows.agent.AgentGroupInputParts;
-import io.durableagents.workflows.agent.AgentGroupStepInput;
-import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepResult;
-import io.durableagents.workflows.agent.AgentStepWorkflow;
 import io.durableagents.workflows.agent.Observation;
-import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.agent.SelectedTools;
 import io.durableagents.workflows.agent.ToolOutcome;
 import io.durableagents.workflows.agent.WorldAction;
 import io.durableagents.workflows.llm.LlmActivities;
 import io.durableagents.workflows.llm.LlmCallOptions;
-import io.durableagents.workflows.llm.TokenUsage;
-import io.durableagents.workflows.memory.AgentMemory;
 import io.durableagents.workflows.memory.MemoryEntry;
 import io.durableagents.workflows.memory.MemoryKeeper;
-import io.durableagents.workflows.memory.MemoryKind;
 import io.durableagents.workflows.scenario.BuiltinScenarios;
 import io.durableagents.workflows.scenario.InvalidParameterException;
 import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioParameters;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.temporal.failure.ApplicationFailure;
-import io.temporal.failure.CanceledFailure;
-import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Async;
-import io.temporal.common.converter.RawValue;
-import io.temporal.workflow.ChildWorkflowOptions;
-import io.temporal.workflow.ChildWorkflowStub;
-import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Runs a simulation step by step. Agents see the world as it was at the start of the step (their
@@ -56,6 +40,12 @@ import java.util.TreeMap;
  * #HISTORY_EVENTS_BUDGET}, {@link #HISTORY_BYTES_BUDGET}), the simulation continues as new with its whole state ({@link SimulationState}) in the next run's input,
  * so its history stays bounded however long it runs. Pause, resume and stop are signals taken at step
  * boundaries.
+ *
+ * <p>This class keeps the step loop and the query, signal and update handlers; its parts each do one
+ * job: {@link AgentStepDispatcher} runs a step's agents as child workflows, {@link MemoryUpdates} adds
+ * the step to their memories, {@link DurableState} is the state carried from run to run, {@link
+ * Checkpoints} and {@link ContinueAsNew} write it out, and {@link Interventions} change parameters
+ * during the run.
  */
 public class SimulationWorkflowImpl implements SimulationWorkflow {
   /**
@@ -76,46 +66,16 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private final ScenarioRegistry scenarios;
   private SimulationInput input;
   private Scenario<?> scenario;
-  private int step;
   private int agentCount;
-  private long agentSteps;
-  private long llmCalls;
-  private long failedAgentSteps;
-  private long toolCalls;
-  private TokenUsage usage = TokenUsage.ZERO;
-  private PlanCounts planCounts = PlanCounts.ZERO;
-  /** Calls and tokens by role and strategy; null for a run continued from a state that did not keep them. */
-  private LlmCosts llmCosts = LlmCosts.NONE;
-  // The agent (or group) step workflows of the step in progress, for the runningAgentSteps query.
-  private final Map<String, Promise<?>> runningChildren = new LinkedHashMap<>();
-  private ScenarioWorld world;
-  private SeededRandom random;
-  private final Map<String, Plan> plans = new HashMap<>();
-  private final Map<String, AgentMemory> memories = new HashMap<>();
-  private final Map<String, List<String>> lastResults = new HashMap<>();
-  private final Map<String, List<String>> pendingMessages = new HashMap<>();
   private Map<String, Number> counts = Map.of();
-  private final Set<String> warnings = new LinkedHashSet<>();
-  private final List<StepCounts> perStep = new ArrayList<>();
+  private final DurableState state = new DurableState();
+  private final AgentStepDispatcher dispatcher = new AgentStepDispatcher();
+  private final Checkpoints checkpoints = new Checkpoints();
+  private final Interventions interventions = new Interventions();
   private boolean done;
-  private boolean paused;
-  private boolean stopRequested;
-  private int previousRuns;
   private String simulationId;
-  /** The whole state at the last step boundary: what a checkpoint holds and a fork starts from. */
-  private Checkpoint boundary;
-  private boolean checkpointRequested;
-  private int checkpointsAttempted;
-  private CheckpointSaved lastCheckpoint;
-  private String lastCheckpointError;
-  /** Every intervention asked for, applied and scheduled, in the order asked. */
-  private final List<Intervention> interventions = new ArrayList<>();
   /** Whether a step is running (between its start and its boundary). */
   private boolean stepRunning;
-  /** The bytes agent steps carried so far; null for a run continued from a state that did not keep them. */
-  private AgentStepBytes agentStepBytes = AgentStepBytes.ZERO;
-  /** The input bytes of the agent steps started in the running simulation step, by agent id. */
-  private final Map<String, Long> startedInputBytes = new HashMap<>();
 
   /** A simulation that knows the built-in scenarios only. */
   public SimulationWorkflowImpl() {
@@ -145,24 +105,25 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     String simulationId = Workflow.getInfo().getWorkflowId();
     this.simulationId = simulationId;
     if (input.state() == null) {
-      random = new SeededRandom(input.seed());
+      state.random = new SeededRandom(input.seed());
       try {
-        world = createWorld(input, random);
+        state.world = createWorld(input, state.random);
       } catch (InvalidParameterException e) {
         throw ApplicationFailure.newNonRetryableFailure(
             e.getMessage(), SimulationFailureTypes.INVALID_PARAMETER);
       }
-      checkSelectedTools(world);
+      checkSelectedTools(state.world);
       if (input.searchAttributes()) {
         Workflow.upsertTypedSearchAttributes(
             SearchAttributes.SCENARIO.valueSet(input.scenario()),
             SearchAttributes.STRATEGY.valueSet(strategyName(input.agentOptions())));
       }
     } else {
-      restore(input.state());
+      state.restore(input.state(), restoreWorld(input, input.state().world()));
+      interventions.restore(input.state().interventions());
     }
-    agentCount = world.agentIds().size();
-    counts = world.counts();
+    agentCount = state.world.agentIds().size();
+    counts = state.world.counts();
     MemoryKeeper memoryKeeper = new MemoryKeeper(input.memory(), request -> {
       LlmActivities llm = Workflow.newActivityStub(
           LlmActivities.class, LlmCallOptions.forModel(request.model()));
@@ -171,55 +132,42 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
 
     int stepsThisRun = 0;
     markBoundary();
-    while (step < input.steps()) {
-      Workflow.await(() -> !paused || stopRequested || checkpointRequested);
-      if (checkpointRequested) {
-        saveCheckpoint();
-        if (paused && !stopRequested) {
+    while (state.step < input.steps()) {
+      Workflow.await(() -> !state.paused || state.stopRequested || checkpoints.requested());
+      if (checkpoints.requested()) {
+        checkpoints.save(state.step, state.warnings);
+        if (state.paused && !state.stopRequested) {
           continue;
         }
       }
-      if (stopRequested) {
+      if (state.stopRequested) {
         break;
       }
-      applyInterventions(step + 1);
+      applyInterventions(state.step + 1);
       stepRunning = true;
-      runStep(simulationId, step + 1, memoryKeeper);
+      runStep(simulationId, state.step + 1, memoryKeeper);
       stepRunning = false;
       stepsThisRun++;
       markBoundary();
-      if (checkpointRequested || (input.checkpointEvery() > 0 && step % input.checkpointEvery() == 0)) {
-        saveCheckpoint();
+      if (checkpoints.requested()
+          || (input.checkpointEvery() > 0 && state.step % input.checkpointEvery() == 0)) {
+        checkpoints.save(state.step, state.warnings);
       }
-      if (stopRequested || step >= input.steps()) {
+      if (state.stopRequested || state.step >= input.steps()) {
         break;
       }
-      if (stepsThisRun >= input.continueAsNewEvery()
-          || (input.continueAsNewWhenSuggested()
-              && (Workflow.getInfo().isContinueAsNewSuggested() || nextStepPassesHistoryBudget(stepsThisRun)))) {
-        io.durableagents.workflows.CommittedLog.info(SimulationWorkflowImpl.class,
-            "continuing as new after step {} ({} steps and {} history events in this run)", step,
-            stepsThisRun, Workflow.getInfo().getHistoryLength());
-        SimulationState carried = state();
-        long stateBytes = PackedState.sizeOf(carried);
-        if (stateBytes > TaskBudget.MAX_PAYLOAD_BYTES) {
-          // a server refuses the continue-as-new (2 MB per payload): say so now, not after endless retries
-          throw ApplicationFailure.newNonRetryableFailure("the simulation's state after step " + step + " is "
-              + stateBytes + " bytes even deflated, over the " + TaskBudget.MAX_PAYLOAD_BYTES + " bytes one "
-              + "Temporal payload may carry (a server refuses 2 MB), so the run cannot continue as new: run "
-              + "fewer agents, or agents with less memory or shorter plans", SimulationFailureTypes.STATE_TOO_LARGE);
-        }
-        Workflow.continueAsNew(input.withState(carried));
+      if (ContinueAsNew.due(input, stepsThisRun)) {
+        ContinueAsNew.carry(input, state.snapshot(interventions.all()), state.step, stepsThisRun);
       }
     }
-    if (checkpointRequested) {
-      saveCheckpoint();
+    if (checkpoints.requested()) {
+      checkpoints.save(state.step, state.warnings);
     }
     done = true;
-    return new SimulationResult(simulationId, input.scenario(), input.seed(), step,
-        List.copyOf(perStep), counts, agentSteps, llmCalls, toolCalls, usage, planCounts,
-        step < input.steps(), previousRuns + 1, List.copyOf(warnings), failedAgentSteps,
-        List.copyOf(interventions), agentStepBytes, llmCosts);
+    return new SimulationResult(simulationId, input.scenario(), input.seed(), state.step,
+        List.copyOf(state.perStep), counts, state.agentSteps, state.llmCalls, state.toolCalls, state.usage,
+        state.planCounts, state.step < input.steps(), state.previousRuns + 1, List.copyOf(state.warnings),
+        state.failedAgentSteps, interventions.all(), state.agentStepBytes, state.llmCosts);
   }
 
   /**
@@ -244,6 +192,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
 
   /** Runs simulation step {@code current}: observations, agent steps, actions, memory, counts. */
   private void runStep(String simulationId, int current, MemoryKeeper memoryKeeper) {
+    ScenarioWorld world = state.world;
     List<String> actors = new ArrayList<>();
     for (String id : world.agentIds()) {
       if (world.canAct(id)) {
@@ -253,30 +202,30 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     Map<String, AgentStepInput> inputs = new LinkedHashMap<>();
     for (String id : actors) {
       String role = world.roleOf(id);
-      Observation seen = withLastResults(world.observe(id, current), lastResults.remove(id),
-          pendingMessages.remove(id));
+      Observation seen = withLastResults(world.observe(id, current), state.lastResults.remove(id),
+          state.pendingMessages.remove(id));
       inputs.put(id, new AgentStepInput(simulationId, input.scenario(), id, role, seen,
-          plans.get(id), world.toolsOf(role), world.worldActions(), input.optionsFor(role),
-          memories.get(id)));
+          state.plans.get(id), world.toolsOf(role), world.worldActions(), input.optionsFor(role),
+          state.memories.get(id)));
     }
     Map<String, AgentStepResult> results = runAgentSteps(simulationId, current, inputs);
 
     Map<String, List<MemoryEntry>> remembered = new LinkedHashMap<>();
-    for (String id : random.shuffled(actors)) {
+    for (String id : state.random.shuffled(actors)) {
       AgentStepResult r = results.get(id);
       List<String> outcomes = new ArrayList<>();
       for (ToolOutcome o : r.toolOutcomes()) {
         outcomes.add(o.tool() + ": " + o.output());
       }
       for (WorldAction action : r.actions()) {
-        outcomes.add(world.apply(action, random));
+        outcomes.add(world.apply(action, state.random));
       }
       if (r.failedForGood()) {
         outcomes.add("your step failed; you took no action");
       }
-      lastResults.put(id, outcomes);
+      state.lastResults.put(id, outcomes);
       if (r.plan() != null) {
-        plans.put(id, r.plan());
+        state.plans.put(id, r.plan());
       }
       remembered.computeIfAbsent(id, k -> new ArrayList<>()).add(new MemoryEntry(current,
           outcomes.isEmpty() ? "you took no action" : "you did: " + String.join("; ", outcomes)));
@@ -285,473 +234,53 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       for (String text : m.getValue()) {
         remembered.computeIfAbsent(m.getKey(), k -> new ArrayList<>())
             .add(new MemoryEntry(current, text));
-        pendingMessages.computeIfAbsent(m.getKey(), k -> new ArrayList<>()).add(text);
+        state.pendingMessages.computeIfAbsent(m.getKey(), k -> new ArrayList<>()).add(text);
       }
     }
-    remember(memoryKeeper, remembered, current);
-    world.endStep(current, random);
+    MemoryUpdates.remember(memoryKeeper, input, state, remembered, current);
+    world.endStep(current, state.random);
     counts = world.counts();
-    perStep.add(new StepCounts(current, counts, llmCalls, usage.total(),
-        failedAgentSteps == 0 ? null : failedAgentSteps));
+    state.perStep.add(new StepCounts(current, counts, state.llmCalls, state.usage.total(),
+        state.failedAgentSteps == 0 ? null : state.failedAgentSteps));
     if (input.searchAttributes()) {
       Workflow.upsertTypedSearchAttributes(SearchAttributes.SIM_STEP.valueSet((long) current));
     }
     // written once the task is committed: a task run again after a worker was killed does not repeat it
-    io.durableagents.workflows.CommittedLog.info(SimulationWorkflowImpl.class,
-        "step {}/{} done: {}, {} LLM calls so far", current, input.steps(), counts, llmCalls);
-    step = current;
+    CommittedLog.info(SimulationWorkflowImpl.class,
+        "step {}/{} done: {}, {} LLM calls so far", current, input.steps(), counts, state.llmCalls);
+    state.step = current;
   }
 
   /**
-   * Adds this step's entries to the agents' memories, in agent order, at most {@code
-   * maxConcurrentAgents} memory calls at once.
-   */
-  private void remember(MemoryKeeper keeper, Map<String, List<MemoryEntry>> remembered, int current) {
-    if (input.memory().kind() == MemoryKind.NONE) {
-      return;
-    }
-    Map<String, Promise<MemoryKeeper.Update>> running = new LinkedHashMap<>();
-    List<Promise<MemoryKeeper.Update>> window = new ArrayList<>();
-    boolean budgeted = budgeted();
-    int windowCap = windowCap(budgeted);
-    TaskBudget budget = new TaskBudget();
-    for (String id : world.agentIds()) {
-      List<MemoryEntry> added = remembered.get(id);
-      if (added == null) {
-        continue;
-      }
-      if (window.size() >= windowCap) {
-        awaitAny(window, budget, budgeted);
-        window.removeIf(Promise::isCompleted);
-      }
-      long size = 0;
-      if (budgeted) {
-        // the memory call's request carries the agent's memory and the new entries
-        size = TaskBudget.sizeOf(memories.get(id)) + TaskBudget.sizeOf(added);
-        budget.beforeStart(size, window);
-      }
-      String model = input.optionsFor(world.roleOf(id)).model();
-      Promise<MemoryKeeper.Update> p = keeper.remember(model, memories.get(id), added, current);
-      budget.started(size, null);
-      running.put(id, p);
-      window.add(p);
-    }
-    for (Map.Entry<String, Promise<MemoryKeeper.Update>> e : running.entrySet()) {
-      MemoryKeeper.Update u = e.getValue().get();
-      memories.put(e.getKey(), u.memory());
-      llmCalls += u.llmCalls();
-      usage = usage.plus(u.usage());
-      if (llmCosts != null) {
-        llmCosts = llmCosts.plusMemory(world.roleOf(e.getKey()), u.llmCalls(), u.usage());
-      }
-    }
-  }
-
-  /** The whole state at this step boundary, for the next run. */
-  private SimulationState state() {
-    return new SimulationState(step, Json.MAPPER.valueToTree(world.snapshot()), random.state(),
-        new TreeMap<>(plans), new TreeMap<>(memories), new TreeMap<>(lastResults),
-        List.copyOf(perStep), agentSteps, llmCalls, toolCalls, usage, planCounts, paused,
-        stopRequested, previousRuns + 1, new TreeMap<>(pendingMessages), List.copyOf(warnings),
-        List.copyOf(interventions), agentStepBytes, llmCosts);
-  }
-
-  /** Keeps the state of this step boundary, for {@link #boundary()} and checkpoints. */
-  private void markBoundary() {
-    // a run started from it starts neither paused nor stopping
-    SimulationState fresh = state().atBoundary();
-    boundary = new Checkpoint(simulationId, step, input.withState(fresh));
-  }
-
-  /** Writes the boundary's checkpoint through the worker's store; a failure becomes a warning. */
-  private void saveCheckpoint() {
-    checkpointRequested = false;
-    CheckpointActivities store =
-        Workflow.newActivityStub(CheckpointActivities.class, CheckpointActivities.options(step));
-    try {
-      lastCheckpoint = store.save(boundary);
-      lastCheckpointError = null;
-    } catch (io.temporal.failure.ActivityFailure e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      lastCheckpointError = "the checkpoint after step " + step + " was not written: " + cause.getMessage();
-      warnings.add(lastCheckpointError);
-    }
-    checkpointsAttempted++;
-  }
-
-  private void restore(SimulationState s) {
-    step = s.step();
-    world = restoreWorld(input, s.world());
-    random = new SeededRandom(s.randomState());
-    plans.putAll(s.plans());
-    memories.putAll(s.memories());
-    lastResults.putAll(s.lastResults());
-    pendingMessages.putAll(s.pendingMessages());
-    perStep.addAll(s.perStep());
-    failedAgentSteps = perStep.isEmpty() || perStep.get(perStep.size() - 1).failedAgentSteps() == null
-        ? 0 : perStep.get(perStep.size() - 1).failedAgentSteps();
-    agentSteps = s.agentSteps();
-    llmCalls = s.llmCalls();
-    toolCalls = s.toolCalls();
-    usage = s.usage();
-    planCounts = s.planCounts();
-    // a signal that came before this run started stays in force
-    paused = paused || s.paused();
-    stopRequested = stopRequested || s.stopRequested();
-    previousRuns = s.runs();
-    warnings.addAll(s.warnings());
-    interventions.addAll(s.interventions());
-    agentStepBytes = s.agentStepBytes();
-    // a state written before costs were kept by role: the totals go on, the breakdown is not made up
-    llmCosts = s.llmCosts();
-  }
-
-  /** Applies the interventions scheduled for {@code next} (or before it), at the boundary before it. */
-  private void applyInterventions(int next) {
-    for (int i = 0; i < interventions.size(); i++) {
-      Intervention v = interventions.get(i);
-      if (v.applied() || v.atStep() > next) {
-        continue;
-      }
-      com.fasterxml.jackson.databind.node.ObjectNode current = currentParameters();
-      com.fasterxml.jackson.databind.node.ObjectNode previous = Json.MAPPER.createObjectNode();
-      com.fasterxml.jackson.databind.node.ObjectNode merged = current.deepCopy();
-      v.parameters().fieldNames().forEachRemaining(name -> {
-        previous.set(name, current.get(name));
-        merged.set(name, v.parameters().get(name));
-      });
-      world = adjust(scenario, world, merged);
-      input = input.withParameters(merged);
-      interventions.set(i, v.appliedOver(previous));
-      Workflow.getLogger(SimulationWorkflowImpl.class).info("intervention {} from step {}: {}", v.number(), next,
-          interventions.get(i).describe());
-    }
-  }
-
-  private static <P extends Record> ScenarioWorld adjust(Scenario<P> scenario, ScenarioWorld world, JsonNode values) {
-    return scenario.adjust(world, ScenarioParameters.read(scenario, values));
-  }
-
-  /** The parameters in force: the input's over the scenario's defaults. */
-  private com.fasterxml.jackson.databind.node.ObjectNode currentParameters() {
-    return ScenarioParameters.toJson(ScenarioParameters.read(scenario, input.parameters()));
-  }
-
-  /**
-   * Runs the agents' steps of step {@code current}, at most {@code maxConcurrentAgents} at once: a
-   * child workflow per agent step, or per group of {@code agentsPerWorkflow} agents of one role.
+   * Runs the agents' steps of step {@code current} ({@link AgentStepDispatcher}) and counts them: their
+   * bytes, calls, tokens and warnings, and the steps that failed for good.
    */
   private Map<String, AgentStepResult> runAgentSteps(
       String simulationId, int current, Map<String, AgentStepInput> inputs) {
-    int perWorkflow = Math.min(input.agentsPerWorkflow(), input.maxConcurrentAgents());
-    startedInputBytes.clear();
-    Map<String, AgentStepResult> results = perWorkflow <= 1
-        ? runEachAgentStep(simulationId, current, inputs)
-        : runGroupSteps(simulationId, current, inputs, perWorkflow);
-    countBytes(results);
-    for (String id : inputs.keySet()) {
-      AgentStepResult r = results.get(id);
-      agentSteps++;
-      llmCalls += r.llmCalls();
-      toolCalls += r.toolCalls();
-      usage = usage.plus(r.usage());
-      planCounts = planCounts.plus(r);
-      if (llmCosts != null) {
-        AgentStepInput in = inputs.get(id);
-        llmCosts = llmCosts.plus(in.role(), strategyName(in.options()), r);
-      }
-      for (String w : r.warnings()) {
-        if (warnings.size() < SimulationResult.MAX_WARNINGS) {
-          warnings.add(w);
-        }
-      }
+    Map<String, AgentStepResult> results = dispatcher.run(input, simulationId, current, inputs);
+    if (state.agentStepBytes != null) {
+      state.agentStepBytes = state.agentStepBytes.plus(dispatcher.bytesOf(results));
     }
-    failedAgentSteps += AgentStepFailures.settle(results, inputs.keySet(),
+    state.count(inputs, results);
+    state.failedAgentSteps += AgentStepFailures.settle(results, inputs.keySet(),
         input.agentOptions().agentFailureMode(), input.agentOptions().strategy(), current);
     return results;
   }
 
-  /**
-   * Adds the bytes of this step's agent steps to {@link #agentStepBytes}: their inputs as measured when
-   * they started (runs recorded before inputs were measured count nothing), their results as JSON.
-   */
-  private void countBytes(Map<String, AgentStepResult> results) {
-    if (agentStepBytes == null || startedInputBytes.isEmpty()) {
-      return;
-    }
-    long in = 0;
-    long out = 0;
-    for (Map.Entry<String, Long> e : startedInputBytes.entrySet()) {
-      in += e.getValue();
-      AgentStepResult r = results.get(e.getKey());
-      out += r == null ? 0 : TaskBudget.sizeOf(r);
-    }
-    agentStepBytes = agentStepBytes.plus(new AgentStepBytes(startedInputBytes.size(), in, out));
+  /** Keeps the state of this step boundary, for {@link #boundary()} and checkpoints. */
+  private void markBoundary() {
+    checkpoints.mark(simulationId, state.step, input, state.snapshot(interventions.all()));
   }
 
-  /**
-   * Counts the bytes a group step's input carries (what its agents share written once), spread over its
-   * agents, in place of their inputs' own sizes.
-   */
-  private void countGroupInput(List<AgentStepInput> group, long bytes) {
-    for (int i = 0; i < group.size(); i++) {
-      startedInputBytes.put(group.get(i).agentId(), bytes / group.size() + (i < bytes % group.size() ? 1 : 0));
-    }
+  /** Applies the interventions scheduled for {@code next} (or before it), at the boundary before it. */
+  private void applyInterventions(int next) {
+    Interventions.Applied applied = interventions.applyDue(next, scenario, state.world, input);
+    state.world = applied.world();
+    input = applied.input();
   }
 
-  /** A child workflow per agent step: {@code <simulation>/agent-<id>/step-<n>}. */
-  private Map<String, AgentStepResult> runEachAgentStep(
-      String simulationId, int current, Map<String, AgentStepInput> inputs) {
-    runningChildren.clear();
-    Map<String, Promise<AgentStepResult>> running = new LinkedHashMap<>();
-    List<Promise<AgentStepResult>> window = new ArrayList<>();
-    boolean budgeted = budgeted();
-    int windowCap = windowCap(budgeted);
-    TaskBudget budget = new TaskBudget();
-    for (Map.Entry<String, AgentStepInput> e : inputs.entrySet()) {
-      if (window.size() >= windowCap) {
-        awaitAny(window, budget, budgeted);
-        window.removeIf(Promise::isCompleted);
-      }
-      String agentId = e.getKey();
-      long size = 0;
-      RawValue payload = null;
-      if (budgeted) {
-        // written once: measured here, sent as it is
-        payload = JsonPayload.of(e.getValue());
-        size = checkedSize(JsonPayload.size(payload), "agent " + agentId + "'s step input");
-        startedInputBytes.put(agentId, size);
-        budget.beforeStart(size, window);
-      }
-      ChildWorkflowOptions options = childOptions(
-          simulationId + "/agent-" + agentId + "/step-" + current,
-          agentId + " (" + e.getValue().role() + "), step " + current,
-          e.getValue().options(), current);
-      Promise<AgentStepResult> p;
-      if (payload != null) {
-        ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentStepWorkflow.TYPE, options);
-        p = child.executeAsync(AgentStepResult.class, payload);
-        budget.started(size, child.getExecution());
-      } else {
-        AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options);
-        p = Async.function(child::step, e.getValue());
-        budget.started(size, null);
-      }
-      runningChildren.put(options.getWorkflowId(), p);
-      running.put(agentId, p);
-      window.add(p);
-    }
-    Map<String, AgentStepResult> results = new HashMap<>();
-    for (Map.Entry<String, Promise<AgentStepResult>> e : running.entrySet()) {
-      try {
-        results.put(e.getKey(), e.getValue().get());
-      } catch (ChildWorkflowFailure failed) {
-        if (failed.getCause() instanceof CanceledFailure || !AgentStepFailures.recoverable()) {
-          throw failed;
-        }
-        results.put(e.getKey(), AgentStepFailures.failed(inputs.get(e.getKey()), failed));
-      }
-    }
-    return results;
-  }
-
-  /**
-   * A child workflow per group of at most {@code perWorkflow} agents of one role: {@code
-   * <simulation>/step-<n>/group-<g>}, at most {@code maxConcurrentAgents} agents running at once.
-   */
-  private Map<String, AgentStepResult> runGroupSteps(
-      String simulationId, int current, Map<String, AgentStepInput> inputs, int perWorkflow) {
-    runningChildren.clear();
-    Map<String, List<AgentStepInput>> byRole = new LinkedHashMap<>();
-    for (AgentStepInput in : inputs.values()) {
-      byRole.computeIfAbsent(in.role(), r -> new ArrayList<>()).add(in);
-    }
-    boolean budgeted = budgeted();
-    List<List<AgentStepInput>> groups = new ArrayList<>();
-    List<Long> groupSizes = new ArrayList<>();
-    // each group's input, written from its agents' parts (each agent written to JSON once), or null
-    List<byte[]> groupJson = new ArrayList<>();
-    for (List<AgentStepInput> ofRole : byRole.values()) {
-      if (!budgeted) {
-        for (int i = 0; i < ofRole.size(); i += perWorkflow) {
-          groups.add(ofRole.subList(i, Math.min(ofRole.size(), i + perWorkflow)));
-          groupSizes.add(0L);
-          groupJson.add(null);
-        }
-        continue;
-      }
-      // groups of at most perWorkflow agents, and at most a payload's bytes of input
-      AgentGroupInputParts parts = AgentGroupInputParts.of(ofRole);
-      int from = 0;
-      long bytes = 0;
-      for (int i = 0; i < ofRole.size(); i++) {
-        String what = "agent " + ofRole.get(i).agentId() + "'s step input";
-        long size = parts != null ? checkedSize(parts.inputSize(i), what) : checkedSize(ofRole.get(i), what);
-        startedInputBytes.put(ofRole.get(i).agentId(), size);
-        if (i > from && (i - from >= perWorkflow || bytes + size > TaskBudget.MAX_PAYLOAD_BYTES)) {
-          groups.add(ofRole.subList(from, i));
-          groupSizes.add(bytes);
-          groupJson.add(parts == null ? null : parts.group(from, i));
-          from = i;
-          bytes = 0;
-        }
-        bytes += size;
-      }
-      if (from < ofRole.size()) {
-        groups.add(ofRole.subList(from, ofRole.size()));
-        groupSizes.add(bytes);
-        groupJson.add(parts == null ? null : parts.group(from, ofRole.size()));
-      }
-    }
-    int windowCap = input.maxConcurrentAgents();
-    TaskBudget budget = new TaskBudget();
-    List<Promise<List<AgentStepResult>>> running = new ArrayList<>();
-    List<Promise<List<AgentStepResult>>> window = new ArrayList<>();
-    int inWindow = 0;
-    for (int g = 0; g < groups.size(); g++) {
-      List<AgentStepInput> group = groups.get(g);
-      while (!window.isEmpty() && (inWindow + group.size() > windowCap
-          || (budgeted && window.size() >= TaskBudget.MAX_PENDING))) {
-        awaitAny(window, budget, budgeted);
-        for (int i = 0; i < window.size(); i++) {
-          if (window.get(i).isCompleted()) {
-            inWindow -= window.get(i).get().size();
-          }
-        }
-        window.removeIf(Promise::isCompleted);
-      }
-      RawValue payload = null;
-      if (budgeted) {
-        budget.beforeStart(groupSizes.get(g), window);
-        payload = groupJson.get(g) != null ? JsonPayload.ofJson(groupJson.get(g))
-            : JsonPayload.of(new AgentGroupStepInput(group));
-        groupJson.set(g, null);
-        countGroupInput(group, JsonPayload.size(payload));
-      }
-      AgentStepInput first = group.get(0);
-      String agents = group.size() == 1 ? first.agentId()
-          : first.agentId() + " .. " + group.get(group.size() - 1).agentId();
-      ChildWorkflowOptions options = childOptions(
-          simulationId + "/step-" + current + "/group-" + (g + 1),
-          agents + " (" + group.size() + " " + first.role() + "s), step " + current,
-          first.options(), current);
-      Promise<List<AgentStepResult>> p;
-      if (payload != null) {
-        ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentGroupStepWorkflow.TYPE, options);
-        p = child.executeAsync(listOfResults(), GROUP_RESULTS, payload);
-        budget.started(groupSizes.get(g), child.getExecution());
-      } else {
-        AgentGroupStepWorkflow child = Workflow.newChildWorkflowStub(AgentGroupStepWorkflow.class, options);
-        p = Async.function(child::steps, new AgentGroupStepInput(group));
-        budget.started(groupSizes.get(g), null);
-      }
-      runningChildren.put(options.getWorkflowId(), p);
-      running.add(p);
-      window.add(p);
-      inWindow += group.size();
-    }
-    Map<String, AgentStepResult> results = new HashMap<>();
-    for (int g = 0; g < groups.size(); g++) {
-      List<AgentStepResult> done = running.get(g).get();
-      for (int i = 0; i < done.size(); i++) {
-        results.put(groups.get(g).get(i).agentId(), done.get(i));
-      }
-    }
-    return results;
-  }
-
-  /** The generic type of a group step's result, {@code List<AgentStepResult>}, for an untyped stub. */
-  private static final java.lang.reflect.Type GROUP_RESULTS = groupResults();
-
-  private static java.lang.reflect.Type groupResults() {
-    try {
-      return AgentGroupStepWorkflow.class.getMethod("steps", AgentGroupStepInput.class).getGenericReturnType();
-    } catch (NoSuchMethodException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Class<List<AgentStepResult>> listOfResults() {
-    return (Class) List.class;
-  }
-
-  /**
-   * Whether this run starts its agent steps and memory calls within a {@link TaskBudget}. Runs
-   * recorded before the budget existed replay without it (they started every window in one task).
-   */
-  private static boolean budgeted() {
-    return Workflow.getVersion("task-budget", Workflow.DEFAULT_VERSION, 1) >= 1;
-  }
-
-  /** How many agent steps (or memory calls) may run at once. */
-  private int windowCap(boolean budgeted) {
-    return budgeted
-        ? Math.min(input.maxConcurrentAgents(), TaskBudget.MAX_PENDING)
-        : input.maxConcurrentAgents();
-  }
-
-  /**
-   * Waits until one of {@code window} completes, failed or not (a failed agent step is collected
-   * later). When none had completed before, the wait took a new workflow task, which starts a new
-   * budget. Runs recorded before the budget wait as they did: a failed step ends the wait by throwing,
-   * which ends an older run (see {@link AgentStepFailures}).
-   */
-  private static void awaitAny(
-      List<? extends Promise<?>> window, TaskBudget budget, boolean budgeted) {
-    if (!budgeted) {
-      try {
-        Promise.anyOf(window.toArray(new Promise<?>[0])).get();
-      } catch (ChildWorkflowFailure failed) {
-        // Collected (and recorded as failed) below; an older history ended here.
-        if (failed.getCause() instanceof CanceledFailure || !AgentStepFailures.recoverable()) {
-          throw failed;
-        }
-      }
-      return;
-    }
-    boolean anyDone = TaskBudget.anyCompleted(window);
-    Workflow.await(() -> TaskBudget.anyCompleted(window));
-    if (!anyDone) {
-      budget.newTask();
-    }
-  }
-
-  /**
-   * The bytes of {@code value}, an input that crosses into history; an input no Temporal server would
-   * accept ends the run with a failure that names it.
-   */
-  private static long checkedSize(Object value, String what) {
-    return checkedSize(TaskBudget.sizeOf(value), what);
-  }
-
-  /** {@code size}, the bytes of an input; over what a server accepts, the run ends naming it. */
-  private static long checkedSize(long size, String what) {
-    if (size > TaskBudget.MAX_PAYLOAD_BYTES) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          what + " is " + size + " bytes, over the " + TaskBudget.MAX_PAYLOAD_BYTES
-              + " bytes one input may carry (Temporal refuses payloads over 2 MB): make the"
-              + " observation, memory or selected tools smaller",
-          SimulationFailureTypes.INPUT_TOO_LARGE);
-    }
-    return size;
-  }
-
-  private ChildWorkflowOptions childOptions(
-      String workflowId, String summary, AgentOptions agentOptions, int current) {
-    ChildWorkflowOptions.Builder options =
-        ChildWorkflowOptions.newBuilder().setWorkflowId(workflowId).setStaticSummary(summary);
-    if (input.searchAttributes()) {
-      options.setTypedSearchAttributes(io.temporal.common.SearchAttributes.newBuilder()
-          .set(SearchAttributes.SCENARIO, input.scenario())
-          .set(SearchAttributes.STRATEGY, strategyName(agentOptions))
-          .set(SearchAttributes.SIM_STEP, (long) current)
-          .build());
-    }
-    return options.build();
-  }
-
-  private static String strategyName(AgentOptions options) {
+  /** The name of a strategy as search attributes and costs show it: {@code cot}, {@code react}. */
+  static String strategyName(AgentOptions options) {
     return options.strategy().name().toLowerCase(java.util.Locale.ROOT);
   }
 
@@ -785,28 +314,16 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     }
   }
 
-  /**
-   * Whether one more step, as large as this run's average step, would take the history past {@link
-   * #HISTORY_EVENTS_BUDGET} events or {@link #HISTORY_BYTES_BUDGET} bytes. With hundreds of agents a
-   * step adds thousands of events, so the step interval alone cannot keep histories small.
-   */
-  private static boolean nextStepPassesHistoryBudget(int stepsThisRun) {
-    long events = Workflow.getInfo().getHistoryLength();
-    long bytes = Workflow.getInfo().getHistorySize();
-    return events + events / stepsThisRun > HISTORY_EVENTS_BUDGET
-        || bytes + bytes / stepsThisRun > HISTORY_BYTES_BUDGET;
-  }
-
   @Override
   public List<AgentPlanStatus> plans() {
     List<AgentPlanStatus> result = new ArrayList<>();
-    if (world == null) {
+    if (state.world == null) {
       return result;
     }
-    for (String id : world.agentIds()) {
-      String role = world.roleOf(id);
-      result.add(AgentPlanStatus.of(id, role, strategyName(input.optionsFor(role)), plans.get(id),
-          step + 1));
+    for (String id : state.world.agentIds()) {
+      String role = state.world.roleOf(id);
+      result.add(AgentPlanStatus.of(id, role, strategyName(input.optionsFor(role)), state.plans.get(id),
+          state.step + 1));
     }
     return result;
   }
@@ -814,7 +331,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   @Override
   public List<StepCounts> stepsAfter(int step) {
     List<StepCounts> later = new ArrayList<>();
-    for (StepCounts s : perStep) {
+    for (StepCounts s : state.perStep) {
       if (s.step() > step) {
         later.add(s);
       }
@@ -824,38 +341,33 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
 
   @Override
   public JsonNode world() {
-    return world == null ? null : Json.MAPPER.valueToTree(world.snapshot());
+    return state.world == null ? null : Json.MAPPER.valueToTree(state.world.snapshot());
   }
 
   @Override
   public AgentState agent(String agentId) {
+    ScenarioWorld world = state.world;
     if (world == null || !world.agentIds().contains(agentId)) {
       throw new IllegalArgumentException("no agent '" + agentId + "' in this simulation"
           + (world == null ? " (it has not started yet)" : "; agents: " + world.agentIds()));
     }
     String role = world.roleOf(agentId);
-    List<String> last = lastResults.get(agentId);
+    List<String> last = state.lastResults.get(agentId);
     return new AgentState(agentId, role, world.canAct(agentId),
-        withLastResults(world.observe(agentId, step + 1), last, pendingMessages.get(agentId)),
-        AgentPlanStatus.of(agentId, role, strategyName(input.optionsFor(role)), plans.get(agentId),
-            step + 1),
-        memories.get(agentId), last == null ? List.of() : last);
+        withLastResults(world.observe(agentId, state.step + 1), last, state.pendingMessages.get(agentId)),
+        AgentPlanStatus.of(agentId, role, strategyName(input.optionsFor(role)), state.plans.get(agentId),
+            state.step + 1),
+        state.memories.get(agentId), last == null ? List.of() : last);
   }
 
   @Override
   public Checkpoint boundary() {
-    return boundary;
+    return checkpoints.boundary();
   }
 
   @Override
   public CheckpointSaved checkpoint() {
-    int before = checkpointsAttempted;
-    checkpointRequested = true;
-    Workflow.await(() -> checkpointsAttempted > before);
-    if (lastCheckpointError != null) {
-      throw ApplicationFailure.newFailure(lastCheckpointError, SimulationFailureTypes.CHECKPOINT_FAILED);
-    }
-    return lastCheckpoint;
+    return checkpoints.awaitNext();
   }
 
   @Override
@@ -869,7 +381,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   @Override
   public Intervention intervene(InterventionRequest request) {
     // an update that came with the start runs before the run has read its input: wait for it
-    Workflow.await(() -> world != null || done);
+    Workflow.await(() -> state.world != null || done);
     Intervention v;
     try {
       v = checkedIntervention(request);
@@ -882,7 +394,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
 
   @Override
   public void interveneValidator(InterventionRequest request) {
-    if (world == null && !done) {
+    if (state.world == null && !done) {
       // not started yet: checked by the handler once the run has its input
       return;
     }
@@ -891,7 +403,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
 
   @Override
   public List<Intervention> interventions() {
-    return List.copyOf(interventions);
+    return interventions.all();
   }
 
   /**
@@ -900,21 +412,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
    * @throws IllegalArgumentException naming the parameter, the value or the step that cannot be
    */
   private Intervention checkedIntervention(InterventionRequest request) {
-    if (done) {
-      throw new IllegalArgumentException("the simulation is over");
-    }
-    // a running step keeps the values it started with: the first step that can take new ones
-    int first = step + (stepRunning ? 2 : 1);
-    int at = request.atStep() == null ? first : request.atStep();
-    if (at < first) {
-      throw new IllegalArgumentException("step " + at + " is " + (at <= step ? "past: the run has completed step "
-          + step : "running") + "; the first step that can change is " + first);
-    }
-    if (at > input.steps()) {
-      throw new IllegalArgumentException("step " + at + " is after the run's last step, " + input.steps());
-    }
-    return new Intervention(interventions.size() + 1, at, checkedParameters(scenario, request.parameters()),
-        null, false, request.note());
+    return interventions.check(request, scenario, input, state.step, stepRunning, done);
   }
 
   /**
@@ -923,82 +421,45 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
    * @throws IllegalArgumentException for no values, an unknown or fixed parameter, or a value not allowed
    */
   public static JsonNode checkedParameters(Scenario<?> scenario, Map<String, String> values) {
-    if (values.isEmpty()) {
-      throw new IllegalArgumentException("no parameter to change");
-    }
-    List<io.durableagents.workflows.scenario.ParameterSpec> specs = ScenarioParameters.specs(scenario);
-    List<String> adjustable = new ArrayList<>();
-    specs.stream().filter(io.durableagents.workflows.scenario.ParameterSpec::adjustable)
-        .forEach(p -> adjustable.add(p.name()));
-    Map<String, String> canonical = new java.util.TreeMap<>();
-    for (Map.Entry<String, String> e : values.entrySet()) {
-      String name = specs.stream().filter(p -> p.name().equals(e.getKey()) || p.aliases().contains(e.getKey()))
-          .map(io.durableagents.workflows.scenario.ParameterSpec::name).findFirst().orElse(e.getKey());
-      canonical.put(name, e.getValue());
-    }
-    for (String name : canonical.keySet()) {
-      boolean known = specs.stream().anyMatch(p -> p.name().equals(name));
-      if (!known) {
-        throw new IllegalArgumentException("scenario " + scenario.name() + " has no parameter '" + name
-            + "'; those that can change during a run: " + (adjustable.isEmpty() ? "none" : String.join(", ", adjustable)));
-      }
-      if (!adjustable.contains(name)) {
-        throw new IllegalArgumentException("parameter '" + name + "' of scenario " + scenario.name()
-            + " is fixed when the world is made; those that can change during a run: "
-            + (adjustable.isEmpty() ? "none" : String.join(", ", adjustable)));
-      }
-    }
-    try {
-      com.fasterxml.jackson.databind.node.ObjectNode given = ScenarioParameters.fromText(scenario, canonical);
-      ScenarioParameters.read(scenario, given);
-      return given;
-    } catch (InvalidParameterException e) {
-      throw new IllegalArgumentException(e.getMessage());
-    }
+    return Interventions.checkedParameters(scenario, values);
   }
 
   @Override
   public void pause() {
-    paused = true;
+    state.paused = true;
   }
 
   @Override
   public void resume() {
-    paused = false;
+    state.paused = false;
   }
 
   @Override
   public void stop() {
-    stopRequested = true;
+    state.stopRequested = true;
   }
 
   @Override
   public List<String> runningAgentSteps() {
-    List<String> ids = new ArrayList<>();
-    runningChildren.forEach((id, p) -> {
-      if (!p.isCompleted()) {
-        ids.add(id);
-      }
-    });
-    return ids;
+    return dispatcher.running();
   }
 
   @Override
   public SimulationProgress progress() {
     return new SimulationProgress(
         input == null ? null : input.scenario(),
-        step,
+        state.step,
         input == null ? 0 : input.steps(),
         agentCount,
-        agentSteps,
-        llmCalls,
-        toolCalls,
-        usage,
+        state.agentSteps,
+        state.llmCalls,
+        state.toolCalls,
+        state.usage,
         counts,
         done,
-        planCounts,
-        paused,
-        stopRequested,
-        previousRuns + 1);
+        state.planCounts,
+        state.paused,
+        state.stopRequested,
+        state.previousRuns + 1);
   }
 }
