@@ -68,16 +68,21 @@ final class SingleRun {
         }
         R result;
         // with workers of its own the command knows one polls; with --no-worker it says when none does
-        AutoCloseable workers = noWorker ? WorkerWatch.forRun(service, connection.namespace(), connection.address(),
-            workflowId).inBackground(System.out) : () -> { };
+        WorkerWatch.Background workers = noWorker ? WorkerWatch.forRun(service, connection.namespace(),
+            connection.address(), workflowId).inBackground(System.out) : null;
         // the SDK waits out a server that is down for as long as it is: the wait runs watched, and the
         // command says within seconds that the server is gone
         ServerWatch server = new ServerWatch(service, workflowId, command);
         WorkflowClient client = connection.client(service);
         try {
           result = server.bounded(() -> run.apply(client));
+          if (workers != null) {
+            workers.runEnded();
+          }
         } catch (WorkflowFailedException e) {
-          closeQuietly(workers);
+          if (workers != null) {
+            workers.runEnded();
+          }
           System.out.println(Links.where(connection, service, workflowId));
           throw e;
         } catch (CommandFailure lost) {
@@ -107,6 +112,9 @@ final class SingleRun {
   }
 
   private static void closeQuietly(AutoCloseable c) {
+    if (c == null) {
+      return;
+    }
     try {
       c.close();
     } catch (Exception e) {

@@ -260,7 +260,7 @@ final class WorkerWatch {
    * Runs this watch on a daemon thread, printing to {@code out}, until the returned handle is closed: for
    * a command that waits for a run in one blocking call ({@code agent --no-worker}).
    */
-  AutoCloseable inBackground(PrintStream out) {
+  Background inBackground(PrintStream out) {
     java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors
         .newSingleThreadScheduledExecutor(r -> {
           Thread t = new Thread(r, "worker-watch");
@@ -271,6 +271,35 @@ final class WorkerWatch {
       out.println(line);
       out.flush();
     }), 0, 500, TimeUnit.MILLISECONDS);
-    return timer::shutdownNow;
+    return new Background(timer, out);
+  }
+
+  /** A watch running on a daemon thread ({@link #inBackground}). */
+  final class Background implements AutoCloseable {
+    private final java.util.concurrent.ScheduledExecutorService timer;
+    private final PrintStream out;
+
+    private Background(java.util.concurrent.ScheduledExecutorService timer, PrintStream out) {
+      this.timer = timer;
+      this.out = out;
+    }
+
+    /**
+     * The run ended, so a worker took it: stops the watch and, if it had said that no worker polls and
+     * had not yet seen one come, says now that one did (a quick run can end between two checks).
+     */
+    void runEnded() throws InterruptedException {
+      timer.shutdownNow();
+      timer.awaitTermination(5, TimeUnit.SECONDS);
+      cameBack().ifPresent(line -> {
+        out.println(line);
+        out.flush();
+      });
+    }
+
+    @Override
+    public void close() {
+      timer.shutdownNow();
+    }
   }
 }
