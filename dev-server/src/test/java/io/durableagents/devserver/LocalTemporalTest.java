@@ -261,11 +261,11 @@ class LocalTemporalTest {
   @Test
   void aUiCodecEndpointIsPassedToTheDevServerAndABadOneIsRefusedNamingTheOption() {
     LocalTemporal.Settings plain = settings(null, false);
-    assertNull(after(LocalTemporal.extraArgs(plain), "--ui-codec-endpoint"));
-    assertEquals("system.enableActivityEagerExecution=true", after(LocalTemporal.extraArgs(plain),
+    assertNull(after(DevServerArgs.extraArgs(plain), "--ui-codec-endpoint"));
+    assertEquals("system.enableActivityEagerExecution=true", after(DevServerArgs.extraArgs(plain),
         "--dynamic-config-value"), "eager activity execution, off by default in Temporal's server");
     LocalTemporal.Settings decoding = plain.withUiCodecEndpoint(" http://127.0.0.1:8888 ");
-    List<String> args = LocalTemporal.extraArgs(decoding);
+    List<String> args = DevServerArgs.extraArgs(decoding);
     assertEquals("http://127.0.0.1:8888", after(args, "--ui-codec-endpoint"));
     assertEquals("AwaitingApproval=Bool", args.get(args.indexOf("--ui-codec-endpoint") - 1),
         "after our search attributes: " + args);

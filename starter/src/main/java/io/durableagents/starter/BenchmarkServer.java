@@ -158,9 +158,9 @@ final class BenchmarkServer {
    * server's work is in the Temporal CLI, a child of the {@code dev-server} JVM).
    */
   double cpuMillis() {
-    double total = BenchmarkCommand.cpuMillis(process.pid());
+    double total = MachineReadings.cpuMillis(process.pid());
     for (ProcessHandle child : process.descendants().toList()) {
-      double c = BenchmarkCommand.cpuMillis(child.pid());
+      double c = MachineReadings.cpuMillis(child.pid());
       if (c > 0) {
         total += c;
       }

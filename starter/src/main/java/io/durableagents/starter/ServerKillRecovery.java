@@ -80,7 +80,7 @@ final class ServerKillRecovery {
             + "after the restart%n", k + 1, readyAt - killedAt, next < 0 ? -1 : next - readyAt);
       }
       r = stub.getResult(20, TimeUnit.MINUTES, SimulationResult.class);
-      int[] check = BenchmarkCommand.ranAgain(journal, skip, CompletedActivities.byRun(bench.client, id));
+      int[] check = RecoveryJournal.ranAgain(journal, skip, CompletedActivities.byRun(bench.client, id));
       boolean sameResult = reference.perStep().equals(r.perStep()) && reference.llmCalls() == r.llmCalls()
           && reference.usage().equals(r.usage());
       report(perWorkflow, n, simSteps, latency, killed, check, sameResult, r);

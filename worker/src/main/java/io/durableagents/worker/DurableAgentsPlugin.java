@@ -1,56 +1,22 @@
 package io.durableagents.worker;
 
 import dev.langchain4j.model.chat.ChatModel;
-import io.durableagents.activities.llm.ChatModelProvider;
-import io.durableagents.activities.metrics.AgentMetrics;
 import io.durableagents.activities.payload.PayloadGuard;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.durableagents.activities.llm.LlmActivitiesImpl;
-import io.durableagents.activities.llm.LlmCallRateLimiter;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.activities.rules.RulePolicy;
-import io.durableagents.activities.rules.RulesChatModel;
-import io.durableagents.activities.scenario.BuiltinScenarioRegistrations;
 import io.durableagents.activities.scenario.ScenarioRegistration;
-import io.durableagents.activities.tools.CalculatorTool;
-import io.durableagents.activities.tools.FileReaderTool;
-import io.durableagents.activities.tools.FinishTool;
-import io.durableagents.activities.tools.SpawnTools;
-import io.durableagents.activities.tools.ThinkTool;
-import io.durableagents.activities.tools.TodoTools;
-import io.durableagents.activities.checkpoint.CheckpointActivitiesImpl;
 import io.durableagents.activities.checkpoint.CheckpointStore;
-import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
-import io.durableagents.activities.tools.ToolActivitiesImpl;
 import io.durableagents.activities.tools.ToolOptions;
 import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.activities.tools.mcp.McpServerConfig;
-import io.durableagents.activities.tools.mcp.McpServerConfigs;
 import io.durableagents.activities.tools.mcp.McpToolSet;
 import io.durableagents.workflows.TaskQueues;
-import io.durableagents.workflows.llm.LlmActivities;
-import io.temporal.activity.ActivityOptions;
-import io.temporal.worker.WorkflowImplementationOptions;
-import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
-import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
-import io.durableagents.workflows.agent.AgentStepWorkflow;
-import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
-import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
-import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
 import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
-import io.durableagents.workflows.simulation.SimulationWorkflow;
-import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
-import io.durableagents.workflows.task.AgentTaskWorkflow;
-import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
-import io.durableagents.workflows.tools.ToolPolicies;
-import io.durableagents.worker.codec.AesGcmPayloadCodec;
 import io.durableagents.worker.tracing.AgentTracing;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.SimplePlugin;
-import io.temporal.common.converter.CodecDataConverter;
-import io.temporal.common.converter.GlobalDataConverter;
 import io.temporal.payload.codec.PayloadCodec;
 import io.temporal.common.interceptors.WorkerInterceptor;
 import io.temporal.worker.Worker;
@@ -58,10 +24,7 @@ import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -105,120 +68,11 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   /** The plugin's name. */
   public static final String NAME = "io.durableagents";
 
-  /** Whether this JVM can run virtual threads (21+); below it the SDK's options throw. */
-  static final boolean VIRTUAL_THREADS_AVAILABLE = Runtime.version().feature() >= 21;
-
-  private final LlmActivitiesImpl llmActivities;
-  private final ToolActivitiesImpl toolActivities;
-  private final CheckpointActivitiesImpl checkpointActivities;
-  private final boolean stickyExecution;
-  private final boolean eagerLlmCalls;
-  /** Activities one workflow task may take back eagerly with eager LLM calls: a group step's agents. */
-  static final int EAGER_CALLS_PER_WORKFLOW_TASK = 100;
-  private final Double llmCallsPerSecond;
-  private final int llmConcurrency;
-  private final int workflowCacheSize;
-  private final int workflowThreads;
-  private final int pollers;
-  private final int workflowTaskSlots;
-  private final boolean virtualThreads;
-  private final List<WorkerInterceptor> interceptors;
-  private final PayloadCodec payloadCodec;
-  private final ScenarioRegistry scenarios;
-  private final ToolRegistry tools;
-  private final McpToolSet mcpTools;
-  private final AgentTracing tracing;
+  private final PluginParts parts;
 
   private DurableAgentsPlugin(Builder b) {
     super(NAME);
-    this.scenarios = b.scenarios();
-    // The tool lists of MCP servers are read once, here, when the worker is built.
-    this.mcpTools = McpToolSet.connect(List.copyOf(b.mcpServers.values()));
-    try {
-      this.tools = b.toolRegistry(mcpTools);
-      checkRoleTools(b.scenarios.values(), tools);
-    } catch (RuntimeException e) {
-      mcpTools.close();
-      throw e;
-    }
-    ChatModelProvider.Builder models = ChatModelProvider.newBuilder().settings(b.llmSettings);
-    if (!b.models.containsKey(RulesChatModel.MODEL_NAME)) {
-      models.register(RulesChatModel.MODEL_NAME,
-          new RulesChatModel(BuiltinScenarioRegistrations.policies(List.copyOf(b.scenarios.values())))
-              .withDelay(b.rulesDelayMillis));
-    }
-    b.models.forEach(models::register);
-    AgentMetrics metrics = new AgentMetrics(b.meterRegistry);
-    this.llmActivities = new LlmActivitiesImpl(models.build(), tools, metrics, b.payloadGuard,
-        LlmCallRateLimiter.perSecond(b.llmCallsPerSecond));
-    this.toolActivities = new ToolActivitiesImpl(tools, metrics, b.payloadGuard);
-    this.checkpointActivities = new CheckpointActivitiesImpl(b.checkpointStore);
-    this.stickyExecution = b.stickyExecution;
-    if (Boolean.TRUE.equals(b.eagerLlmCalls) && b.llmCallsPerSecond != null) {
-      throw new IllegalArgumentException(WorkerSettings.EAGER_LLM_CALLS + "=true and "
-          + WorkerSettings.LLM_RATE_LIMIT + " together: a rate across workers holds only on the LLM task queue, "
-          + "which eager LLM calls leave; set one of them");
-    }
-    // Unset: eager unless a rate limit keeps the calls on their own queue.
-    this.eagerLlmCalls = b.eagerLlmCalls != null ? b.eagerLlmCalls : b.llmCallsPerSecond == null;
-    this.llmCallsPerSecond = b.llmCallsPerSecond;
-    this.llmConcurrency = b.llmConcurrency;
-    this.workflowCacheSize = b.workflowCacheSize;
-    this.workflowThreads = b.workflowThreads;
-    this.pollers = b.pollers;
-    this.workflowTaskSlots = b.workflowTaskSlots;
-    this.virtualThreads = b.virtualThreads && VIRTUAL_THREADS_AVAILABLE;
-    this.tracing = b.tracing;
-    List<WorkerInterceptor> all = new ArrayList<>(b.interceptors);
-    if (tracing != null) {
-      all.add(tracing.workerInterceptor());
-    }
-    this.interceptors = List.copyOf(all);
-    this.payloadCodec = b.payloadCodec;
-  }
-
-  /**
-   * Checks that every tool each role of each scenario is offered ({@code ScenarioWorld.toolsOf}, read
-   * from a world made from the scenario's defaults) is one the workers will have: one of the scenario's
-   * own world actions, or an external tool (built in, registered with {@link Builder#registerTool}, or an
-   * MCP server's, listed by now). Without it every step of such a role would fail at run time.
-   *
-   * @throws IllegalArgumentException naming the scenario, the role, the tool and what is registered
-   */
-  static void checkRoleTools(java.util.Collection<ScenarioRegistration> registrations, ToolRegistry tools) {
-    List<String> external = tools.externalToolNames();
-    for (ScenarioRegistration r : registrations) {
-      Scenario<?> scenario = r.scenario();
-      io.durableagents.workflows.simulation.ScenarioWorld world;
-      try {
-        world = defaultWorld(scenario);
-      } catch (RuntimeException e) {
-        throw new IllegalArgumentException("scenario '" + scenario.name()
-            + "': no world can be made from its defaults to check its roles' tools: " + e, e);
-      }
-      List<String> actions = r.actionNames();
-      for (String role : scenario.roles()) {
-        List<String> offered = world.toolsOf(role);
-        if (offered == null) {
-          continue;
-        }
-        for (String tool : offered) {
-          if (!actions.contains(tool) && !external.contains(tool)) {
-            throw new IllegalArgumentException("scenario '" + scenario.name() + "', role '" + role
-                + "': its tools name '" + tool + "', which is not registered (its world actions: "
-                + String.join(", ", actions)
-                + "; external tools: " + String.join(", ", external) + "). Register it with registerTool, "
-                + "or name the MCP server that has it (registerMcpServer, " + WorkerSettings.MCP_SERVERS
-                + "), or remove it from toolsOf(\"" + role + "\")");
-          }
-        }
-      }
-    }
-  }
-
-  private static <P extends Record> io.durableagents.workflows.simulation.ScenarioWorld defaultWorld(
-      Scenario<P> scenario) {
-    return scenario.create(scenario.defaults(), new io.durableagents.workflows.simulation.SeededRandom(0));
+    this.parts = PluginParts.of(b.settings);
   }
 
   /**
@@ -246,12 +100,12 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
   /** The scenarios this plugin's workers run, by name. */
   public ScenarioRegistry scenarios() {
-    return scenarios;
+    return parts.scenarios();
   }
 
   /** Every tool this plugin's workers know: world actions, external tools and control tools. */
   public ToolRegistry tools() {
-    return tools;
+    return parts.tools();
   }
 
   /**
@@ -259,7 +113,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
    * threads off): the threads setting, never below the cache size.
    */
   public int workflowThreads() {
-    return Math.max(workflowCacheSize, workflowThreads);
+    return parts.tuning().workflowThreads();
   }
 
   /**
@@ -267,202 +121,53 @@ public final class DurableAgentsPlugin extends SimplePlugin {
    * {@code /health} asks about ({@link McpToolSet#problems()}).
    */
   public McpToolSet mcpTools() {
-    return mcpTools;
+    return parts.mcpTools();
   }
 
   /** Stops the clients of the MCP servers, and the processes of stdio ones; call it when the worker stops. */
   public void closeMcpServers() {
-    mcpTools.close();
+    parts.mcpTools().close();
   }
 
   /** The tracing this plugin's workers do, if configured; close it when the workers stop. */
   public Optional<AgentTracing> tracing() {
-    return Optional.ofNullable(tracing);
+    return Optional.ofNullable(parts.tracing());
   }
 
   @Override
   public void configureWorkflowClient(WorkflowClientOptions.Builder builder) {
     super.configureWorkflowClient(builder);
-    if (tracing != null) {
-      io.temporal.common.interceptors.WorkflowClientInterceptor[] existing = builder.build().getInterceptors();
-      List<io.temporal.common.interceptors.WorkflowClientInterceptor> all = new ArrayList<>();
-      if (existing != null) {
-        all.addAll(Arrays.asList(existing));
-      }
-      all.add(tracing.clientInterceptor());
-      builder.setInterceptors(all.toArray(new io.temporal.common.interceptors.WorkflowClientInterceptor[0]));
-    }
-    if (payloadCodec != null) {
-      // wrap, don't replace: a converter (and codecs) the application already set keep working
-      // (an unset converter is the SDK's default only once the client is built: wrap that one)
-      builder.setDataConverter(new CodecDataConverter(
-          java.util.Objects.requireNonNullElseGet(builder.build().getDataConverter(), GlobalDataConverter::get),
-          List.of(payloadCodec)));
-    }
+    parts.interceptors().configureWorkflowClient(builder);
   }
 
   @Override
   public void configureWorkerFactory(WorkerFactoryOptions.Builder builder) {
     super.configureWorkerFactory(builder);
-    if (!interceptors.isEmpty()) {
-      WorkerInterceptor[] existing = builder.build().getWorkerInterceptors();
-      List<WorkerInterceptor> all = new ArrayList<>();
-      if (existing != null) {
-        all.addAll(Arrays.asList(existing));
-      }
-      all.addAll(interceptors);
-      builder.setWorkerInterceptors(all.toArray(new WorkerInterceptor[0]));
-    }
-    // Every agent step of a simulation step is a workflow running at once: keep them all cached
-    // (a workflow evicted from the cache replays its whole history at its next task). A group step
-    // of ReAct or ReWOO agents holds a thread per agent (chain-of-thought agents share their group's
-    // one): when the threads run out, the SDK evicts cached workflows to free some.
-    builder.setWorkflowCacheSize(workflowCacheSize);
-    builder.setMaxWorkflowThreadCount(Math.max(workflowThreads(),
-        builder.build().getMaxWorkflowThreadCount()));
-    if (virtualThreads) {
-      builder.setUsingVirtualWorkflowThreads(true);
-    }
+    parts.interceptors().configureWorkerFactory(builder);
+    parts.tuning().configureWorkerFactory(builder);
   }
 
   @Override
   public void configureWorker(String taskQueue, WorkerOptions.Builder builder) {
-    if (!isOurs(taskQueue)) {
-      return;
-    }
-    if (!stickyExecution) {
-      // The embedded test server never times out a sticky queue: without this a workflow whose
-      // worker died would wait for it forever.
-      builder.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
-    }
-    if (TaskQueues.LLM.equals(taskQueue) && llmCallsPerSecond != null) {
-      // The task queue's rate holds across workers on a real server; Temporal's test server (the
-      // embedded default) ignores it. The worker's own rate holds everywhere, per worker process.
-      builder.setMaxTaskQueueActivitiesPerSecond(llmCallsPerSecond);
-      builder.setMaxWorkerActivitiesPerSecond(llmCallsPerSecond);
-    }
-    if (TaskQueues.LLM.equals(taskQueue) || eagerLlmCalls) {
-      // A model call mostly waits on the network: many run at once (the SDK's default is 200). With
-      // eager LLM calls the workflows' queue runs them, and eager dispatch needs a free slot there.
-      builder.setMaxConcurrentActivityExecutionSize(llmConcurrency);
-      // Heartbeats go out at least this often, well inside the calls' heartbeat timeout even on a
-      // loaded worker (the SDK's default, 0.8 x the timeout, leaves a fifth of it).
-      builder.setMaxHeartbeatThrottleInterval(io.durableagents.workflows.llm.LlmCallOptions.HEARTBEAT_THROTTLE);
-    }
-    if (eagerLlmCalls && TaskQueues.AGENTS.equals(taskQueue)) {
-      // A group step schedules the first call of each of its agents in one workflow task: the SDK asks
-      // for at most 3 of them eagerly unless told more.
-      builder.setMaxEagerActivityReservationsPerWorkflowTask(EAGER_CALLS_PER_WORKFLOW_TASK);
-    }
-    if (!TaskQueues.LLM.equals(taskQueue)) {
-      builder.setMaxConcurrentWorkflowTaskPollers(pollers);
-      // A simulation step of thousands of agents builds their observations and writes their inputs
-      // in one workflow task, and a fresh worker loads classes and warms Jackson in its first tasks:
-      // on a busy machine either can pass the SDK's 1 s without yielding, which fails the task as a
-      // "potential deadlock" (TMPRL1101) and retries it, for ever when the task is that large (a
-      // 10,000-agent step, or the replay of its run on a worker that did not have it cached, took
-      // over 5 s on 2 busy cores). The simulation's own workflow task timeout grows with its agents.
-      builder.setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION_TIMEOUT_MS);
-      builder.setMaxConcurrentWorkflowTaskExecutionSize(workflowTaskSlots);
-    }
-    // With eager LLM calls the workflows' queue takes the calls the LLM queue's pollers took: as many
-    // pollers again for them where the server does not hand them back eagerly (the in-memory one).
-    builder.setMaxConcurrentActivityTaskPollers(
-        eagerLlmCalls && TaskQueues.AGENTS.equals(taskQueue) ? 2 * pollers : pollers);
-    if (virtualThreads) {
-      builder.setUsingVirtualThreads(true);
-    }
+    parts.tuning().configureWorker(taskQueue, builder);
   }
 
   @Override
   public void initializeWorker(String taskQueue, Worker worker) {
-    if (TaskQueues.AGENTS.equals(taskQueue)) {
-      // The registries reach the workflows through their factories, never a static: two plugins in
-      // one JVM can run different scenarios, and give one tool different options.
-      ToolPolicies toolPolicies = tools.policies();
-      WorkflowImplementationOptions options = workflowImplementationOptions(eagerLlmCalls);
-      worker.registerWorkflowImplementationFactory(
-          SimulationWorkflow.class, () -> new SimulationWorkflowImpl(scenarios), options);
-      worker.registerWorkflowImplementationFactory(
-          AgentStepWorkflow.class, () -> new AgentStepWorkflowImpl(scenarios, toolPolicies), options);
-      worker.registerWorkflowImplementationFactory(
-          AgentGroupStepWorkflow.class, () -> new AgentGroupStepWorkflowImpl(scenarios, toolPolicies), options);
-      worker.registerWorkflowImplementationFactory(
-          AgentTaskWorkflow.class, () -> new AgentTaskWorkflowImpl(toolPolicies), options);
-      worker.registerWorkflowImplementationFactory(
-          AutonomousAgentWorkflow.class, () -> new AutonomousAgentWorkflowImpl(toolPolicies), options);
-      worker.registerActivitiesImplementations(toolActivities, checkpointActivities);
-      if (eagerLlmCalls) {
-        worker.registerActivitiesImplementations(llmActivities);
-      }
-    } else if (TaskQueues.LLM.equals(taskQueue)) {
-      worker.registerActivitiesImplementations(llmActivities);
-    }
+    parts.queues().initializeWorker(taskQueue, worker);
   }
 
   @Override
   public void startWorkerFactory(WorkerFactory factory, Consumer<WorkerFactory> next) {
-    for (String queue : List.of(TaskQueues.AGENTS, TaskQueues.LLM)) {
-      if (factory.tryGetWorker(queue) == null) {
-        factory.newWorker(queue);
-      }
-    }
+    TaskQueueRegistrations.createMissingWorkers(factory);
     super.startWorkerFactory(factory, next);
-  }
-
-  /**
-   * The options our workflows are registered with: with eager LLM calls, every {@code LlmChat} activity
-   * scheduled on the workflows' own task queue ({@link TaskQueues#AGENTS}) instead of {@link TaskQueues#LLM}
-   * (the SDK merges these per-activity-type options over those the workflow code gives its stub). Replay
-   * compares only an activity's id and type, never its task queue, so histories recorded either way
-   * replay on a worker set either way.
-   */
-  static WorkflowImplementationOptions workflowImplementationOptions(boolean eagerLlmCalls) {
-    if (!eagerLlmCalls) {
-      return WorkflowImplementationOptions.getDefaultInstance();
-    }
-    return WorkflowImplementationOptions.newBuilder()
-        .setActivityOptions(Map.of(LlmActivities.CHAT_ACTIVITY_TYPE,
-            ActivityOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).build()))
-        .build();
-  }
-
-  private static boolean isOurs(String taskQueue) {
-    return TaskQueues.AGENTS.equals(taskQueue) || TaskQueues.LLM.equals(taskQueue);
   }
 
   /** Builds a {@link DurableAgentsPlugin}; every setting has a default. */
   public static final class Builder {
-    private LlmSettings llmSettings = LlmSettings.newBuilder().build();
-    private Path filesDirectory = Path.of("files");
-    private CheckpointStore checkpointStore = new DirectoryCheckpointStore(Path.of("checkpoints"));
-    private final Map<String, ScenarioRegistration> scenarios = new LinkedHashMap<>();
-    private final List<UserTool> userTools = new ArrayList<>();
-    private final List<ToolRegistry> toolRegistries = new ArrayList<>();
-    private final Map<String, McpServerConfig> mcpServers = new LinkedHashMap<>();
-    private final Map<String, ChatModel> models = new LinkedHashMap<>();
-    private long rulesDelayMillis;
-    private boolean stickyExecution = true;
-    private Boolean eagerLlmCalls;
-    private Double llmCallsPerSecond;
-    private final List<WorkerInterceptor> interceptors = new ArrayList<>();
-    private MeterRegistry meterRegistry = new CompositeMeterRegistry();
-    private PayloadGuard payloadGuard = PayloadGuard.defaults();
-    private PayloadCodec payloadCodec;
-    private int llmConcurrency = WorkerSettings.DEFAULT_LLM_CONCURRENCY;
-    private int workflowCacheSize = WorkerSettings.DEFAULT_WORKFLOW_CACHE;
-    private int workflowThreads = WorkerSettings.DEFAULT_WORKFLOW_THREADS;
-    private int pollers = WorkerSettings.DEFAULT_POLLERS;
-    private int workflowTaskSlots = WorkerSettings.defaultWorkflowTaskSlots();
-    private boolean virtualThreads = VIRTUAL_THREADS_AVAILABLE;
-    private AgentTracing tracing;
+    final PluginSettings settings = new PluginSettings();
 
-    private Builder() {
-      for (ScenarioRegistration builtin : BuiltinScenarioRegistrations.all()) {
-        registerScenario(builtin);
-      }
-      interceptors.add(new AgentLogContext());
-    }
+    private Builder() {}
 
     /**
      * Takes every setting from the environment: model settings ({@code OPENAI_API_KEY}, ...) and
@@ -471,58 +176,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * @throws IllegalArgumentException naming a setting whose value is not allowed
      */
     public Builder configureFromEnvironment(Map<String, String> env) {
-      WorkerSettings settings = WorkerSettings.fromEnvironment(env);
-      setLlmSettings(LlmSettings.fromEnvironment(env));
-      setFilesDirectory(settings.filesDirectory());
-      setCheckpointStore(DirectoryCheckpointStore.fromEnvironment(env));
-      setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
-      this.eagerLlmCalls = WorkerSettings.eagerLlmCalls(env);
-      setLlmCallsPerSecond(settings.llmCallsPerSecond());
-      setPayloadGuard(settings.payloadGuard());
-      setPayloadCodec(AesGcmPayloadCodec.fromEnvironment(env));
-      setLlmConcurrency(WorkerSettings.positive(env, WorkerSettings.LLM_CONCURRENCY,
-          WorkerSettings.DEFAULT_LLM_CONCURRENCY));
-      setWorkflowCacheSize(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_CACHE,
-          WorkerSettings.DEFAULT_WORKFLOW_CACHE));
-      setWorkflowThreads(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_THREADS,
-          WorkerSettings.DEFAULT_WORKFLOW_THREADS));
-      setVirtualThreads(WorkerSettings.virtualThreads(env, VIRTUAL_THREADS_AVAILABLE));
-      setPollers(WorkerSettings.positive(env, WorkerSettings.POLLERS, WorkerSettings.DEFAULT_POLLERS));
-      setWorkflowTaskSlots(WorkerSettings.positive(env, WorkerSettings.WORKFLOW_TASK_SLOTS,
-          WorkerSettings.defaultWorkflowTaskSlots()));
-      String delay = env.get(WorkerSettings.RULES_DELAY_MS);
-      if (delay != null && !delay.isBlank()) {
-        long millis;
-        try {
-          millis = Long.parseLong(delay.trim());
-        } catch (NumberFormatException e) {
-          millis = -1;
-        }
-        if (millis < 0) {
-          throw new IllegalArgumentException(WorkerSettings.RULES_DELAY_MS + " '" + delay
-              + "' is not allowed: milliseconds, 0 or more");
-        }
-        this.rulesDelayMillis = millis;
-      }
-      if (settings.executionJournal() != null) {
-        addWorkerInterceptors(new ExecutionJournal(settings.executionJournal()));
-      }
-      String mcpFiles = env.get(WorkerSettings.MCP_SERVERS);
-      if (mcpFiles != null && !mcpFiles.isBlank()) {
-        // One file, or several separated as in a PATH (agent run adds its spec's servers so).
-        for (String file : mcpFiles.strip().split(java.io.File.pathSeparator)) {
-          if (file.isBlank()) {
-            continue;
-          }
-          try {
-            McpServerConfigs.load(Path.of(file.strip()), env).forEach(this::registerMcpServer);
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(WorkerSettings.MCP_SERVERS + "=" + file.strip() + ": "
-                + e.getMessage(), e);
-          }
-        }
-      }
-      AgentTracing.fromEnvironment(env).ifPresent(this::setTracing);
+      PluginEnvironment.configure(this, env);
       return this;
     }
 
@@ -544,25 +198,18 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * @throws IllegalArgumentException when a server of that name is registered already
      */
     public Builder registerMcpServer(McpServerConfig server) {
-      if (server == null) {
-        throw new IllegalArgumentException("registerMcpServer: a server configuration is required");
-      }
-      if (mcpServers.containsKey(server.name())) {
-        throw new IllegalArgumentException("registerMcpServer: two MCP servers are named '" + server.name()
-            + "': " + mcpServers.get(server.name()).describe() + " and " + server.describe());
-      }
-      mcpServers.put(server.name(), server);
+      settings.registrations.addMcpServer(server);
       return this;
     }
 
     /** The MCP servers registered so far, by name, in registration order. */
     public Map<String, McpServerConfig> mcpServers() {
-      return java.util.Collections.unmodifiableMap(mcpServers);
+      return settings.registrations.mcpServers();
     }
 
     /** Provider settings: keys, base URLs, time-outs. */
     public Builder setLlmSettings(LlmSettings llmSettings) {
-      this.llmSettings = llmSettings;
+      settings.llmSettings = llmSettings;
       return this;
     }
 
@@ -572,7 +219,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * with {@link #registerTool}. A name registered twice for different methods fails at {@link #build()}.
      */
     public Builder setTools(ToolRegistry tools) {
-      toolRegistries.add(tools);
+      settings.registrations.addTools(tools);
       return this;
     }
 
@@ -601,14 +248,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
     /** Registers a scenario given as a {@link ScenarioRegistration}. */
     public Builder registerScenario(ScenarioRegistration registration) {
-      String name = registration.scenario().name();
-      ScenarioRegistration before = scenarios.get(name);
-      if (before != null) {
-        throw new IllegalArgumentException("registerScenario: a scenario named '" + name
-            + "' is registered already (" + before.scenario().getClass().getName() + "); "
-            + registration.scenario().getClass().getName() + " takes the same name");
-      }
-      scenarios.put(name, registration);
+      settings.registrations.addScenario(registration);
       return this;
     }
 
@@ -656,22 +296,9 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * @throws IllegalArgumentException as {@link #registerTool(Object...)}
      */
     public Builder registerTool(Object tool, ToolOptions options) {
-      if (tool == null || options == null) {
-        throw new IllegalArgumentException("registerTool: a tool object and its options are required");
-      }
-      userTools.add(new UserTool(tool, options));
-      try {
-        // Check now, so that the failure points at this call: names, parameters, options.
-        toolRegistry();
-      } catch (IllegalArgumentException e) {
-        userTools.remove(userTools.size() - 1);
-        throw new IllegalArgumentException("registerTool: " + e.getMessage(), e);
-      }
+      settings.registrations.addTool(tool, options, settings.filesDirectory);
       return this;
     }
-
-    /** A tool object registered with {@link #registerTool}, and the options of its calls. */
-    private record UserTool(Object tool, ToolOptions options) {}
 
     /**
      * The names of the external tools the plugin will have, in registration order: the built-in ones
@@ -680,7 +307,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * RegisteredNames}), as {@link #modelNames()} is for models.
      */
     public List<String> externalToolNames() {
-      return toolRegistry().externalToolNames();
+      return settings.registrations.toolRegistry(settings.filesDirectory, McpToolSet.empty()).externalToolNames();
     }
 
     /**
@@ -688,13 +315,13 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * {@code DURABLE_AGENTS_CHECKPOINT_DIR}); your own store for object storage or a database.
      */
     public Builder setCheckpointStore(CheckpointStore store) {
-      this.checkpointStore = java.util.Objects.requireNonNull(store, "store");
+      settings.checkpointStore = java.util.Objects.requireNonNull(store, "store");
       return this;
     }
 
     /** The only directory the built-in {@code read_file} tool may read (default {@code files}). */
     public Builder setFilesDirectory(Path filesDirectory) {
-      this.filesDirectory = filesDirectory;
+      settings.filesDirectory = filesDirectory;
       return this;
     }
 
@@ -704,14 +331,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * {@code rules} replaces the offline rules model.
      */
     public Builder registerModel(String name, ChatModel model) {
-      if (name == null || name.isBlank() || model == null) {
-        throw new IllegalArgumentException("registerModel: a name and a model are required");
-      }
-      if (models.containsKey(name)) {
-        throw new IllegalArgumentException("registerModel: a model named '" + name
-            + "' is registered already (" + models.get(name).getClass().getName() + ")");
-      }
-      models.put(name, model);
+      settings.registrations.addModel(name, model);
       return this;
     }
 
@@ -733,50 +353,17 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
     /** The scenarios registered so far, by name (the built-in ones first). */
     public ScenarioRegistry scenarios() {
-      List<Scenario<?>> all = new ArrayList<>();
-      scenarios.values().forEach(r -> all.add(r.scenario()));
-      return ScenarioRegistry.of(all);
+      return settings.registrations.scenarios();
     }
 
     /** The names of the models registered so far with {@link #registerModel} (and {@code rules}). */
     public Set<String> modelNames() {
-      Set<String> names = new java.util.LinkedHashSet<>();
-      names.add(RulesChatModel.MODEL_NAME);
-      names.addAll(models.keySet());
-      return names;
-    }
-
-    /**
-     * Every tool the plugin will have: the registered scenarios' world actions, the built-in external
-     * tools ({@code calculator}, {@code read_file}), the registered tools and the control tools.
-     *
-     * @throws IllegalArgumentException naming a tool registered twice
-     */
-    ToolRegistry toolRegistry() {
-      return toolRegistry(McpToolSet.empty());
-    }
-
-    /** As {@link #toolRegistry()}, with the tools of the connected MCP servers after the registered ones. */
-    ToolRegistry toolRegistry(McpToolSet mcp) {
-      ToolRegistry.Builder tools = ToolRegistry.newBuilder();
-      for (ScenarioRegistration r : scenarios.values()) {
-        tools.addWorldActions(r.actions());
-      }
-      tools.addExternalTools(new CalculatorTool(), new FileReaderTool(filesDirectory));
-      for (UserTool user : userTools) {
-        tools.addExternalTool(user.tool(), user.options());
-      }
-      for (ToolRegistry registry : toolRegistries) {
-        tools.addAll(registry);
-      }
-      mcp.addTo(tools);
-      tools.addControlTools(new FinishTool(), new ThinkTool(), new TodoTools(), new SpawnTools());
-      return tools.build();
+      return settings.registrations.modelNames();
     }
 
     /** Whether to use sticky execution (turn it off against the embedded test server). */
     public Builder setStickyExecution(boolean stickyExecution) {
-      this.stickyExecution = stickyExecution;
+      settings.stickyExecution = stickyExecution;
       return this;
     }
 
@@ -788,7 +375,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * on their own queue. {@code true} is refused together with a rate.
      */
     public Builder setEagerLlmCalls(boolean eagerLlmCalls) {
-      this.eagerLlmCalls = eagerLlmCalls;
+      settings.eagerLlmCalls = eagerLlmCalls;
       return this;
     }
 
@@ -797,7 +384,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       if (pollers < 1) {
         throw new IllegalArgumentException("pollers must be >= 1, was " + pollers);
       }
-      this.pollers = pollers;
+      settings.pollers = pollers;
       return this;
     }
 
@@ -809,19 +396,19 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       if (slots < 1) {
         throw new IllegalArgumentException(WorkerSettings.WORKFLOW_TASK_SLOTS + " must be >= 1, was " + slots);
       }
-      this.workflowTaskSlots = slots;
+      settings.workflowTaskSlots = slots;
       return this;
     }
 
     /** How many LLM calls one worker runs at once (default {@value WorkerSettings#DEFAULT_LLM_CONCURRENCY}). */
     public Builder setLlmConcurrency(int llmConcurrency) {
-      this.llmConcurrency = llmConcurrency;
+      settings.llmConcurrency = llmConcurrency;
       return this;
     }
 
     /** How many workflows one worker keeps cached (default {@value WorkerSettings#DEFAULT_WORKFLOW_CACHE}). */
     public Builder setWorkflowCacheSize(int workflowCacheSize) {
-      this.workflowCacheSize = workflowCacheSize;
+      settings.workflowCacheSize = workflowCacheSize;
       return this;
     }
 
@@ -833,7 +420,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * then replay their histories.
      */
     public Builder setWorkflowThreads(int workflowThreads) {
-      this.workflowThreads = workflowThreads;
+      settings.workflowThreads = workflowThreads;
       return this;
     }
 
@@ -842,13 +429,13 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * where the SDK cannot use them).
      */
     public Builder setVirtualThreads(boolean virtualThreads) {
-      this.virtualThreads = virtualThreads;
+      settings.virtualThreads = virtualThreads;
       return this;
     }
 
     /** A cap on LLM calls per second across every worker of the LLM task queue; null for none. */
     public Builder setLlmCallsPerSecond(Double llmCallsPerSecond) {
-      this.llmCallsPerSecond = llmCallsPerSecond;
+      settings.llmCallsPerSecond = llmCallsPerSecond;
       return this;
     }
 
@@ -857,19 +444,19 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * io.durableagents.worker.codec.AesGcmPayloadCodec}), after any converter they already have.
      */
     public Builder setPayloadCodec(PayloadCodec payloadCodec) {
-      this.payloadCodec = payloadCodec;
+      settings.payloadCodec = payloadCodec;
       return this;
     }
 
     /** The limit on model answers and tool outputs kept in history, and what to do over it. */
     public Builder setPayloadGuard(PayloadGuard payloadGuard) {
-      this.payloadGuard = payloadGuard;
+      settings.payloadGuard = payloadGuard;
       return this;
     }
 
     /** Where our own metrics (LLM calls, tokens, tool calls) go; by default nowhere. */
     public Builder setMeterRegistry(MeterRegistry meterRegistry) {
-      this.meterRegistry = meterRegistry;
+      settings.meterRegistry = meterRegistry;
       return this;
     }
 
@@ -879,12 +466,12 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      * {@code OTEL_*} variables when they name an exporter. Null turns tracing off.
      */
     public Builder setTracing(AgentTracing tracing) {
-      this.tracing = tracing;
+      settings.tracing = tracing;
       return this;
     }
 
     public Builder addWorkerInterceptors(WorkerInterceptor... interceptors) {
-      this.interceptors.addAll(Arrays.asList(interceptors));
+      settings.interceptors.addAll(Arrays.asList(interceptors));
       return this;
     }
 

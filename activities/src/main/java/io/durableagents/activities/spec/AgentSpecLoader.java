@@ -1,5 +1,11 @@
 package io.durableagents.activities.spec;
 
+import static io.durableagents.activities.spec.SpecFields.allowOnly;
+import static io.durableagents.activities.spec.SpecFields.bool;
+import static io.durableagents.activities.spec.SpecFields.integer;
+import static io.durableagents.activities.spec.SpecFields.number;
+import static io.durableagents.activities.spec.SpecFields.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.durableagents.workflows.approval.ApprovalOptions;
@@ -10,12 +16,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import io.durableagents.activities.tools.mcp.McpServerConfig;
-import io.durableagents.activities.tools.mcp.McpServerConfigs;
 
 /**
  * Reads an agent spec from YAML (InitRunner's format) and validates it into the {@link AgentSpec} an
@@ -71,7 +75,7 @@ public final class AgentSpecLoader {
     return load(file, registered == null ? RegisteredNames.NONE : registered, 0);
   }
 
-  private static AgentSpec load(Path file, RegisteredNames registered, int nesting) {
+  static AgentSpec load(Path file, RegisteredNames registered, int nesting) {
     String text;
     try {
       text = Files.readString(file);
@@ -101,7 +105,7 @@ public final class AgentSpecLoader {
     return parse(yaml, baseDirectory, registered == null ? RegisteredNames.NONE : registered, 0);
   }
 
-  private static AgentSpec parse(String yaml, Path baseDirectory, RegisteredNames registered, int nesting) {
+  static AgentSpec parse(String yaml, Path baseDirectory, RegisteredNames registered, int nesting) {
     JsonNode root;
     try {
       root = YAML.readTree(yaml);
@@ -179,7 +183,7 @@ public final class AgentSpecLoader {
           break;
         case "spawn":
           allowOnly(t, at, "type", "max_concurrent", "max_depth", "timeout_seconds", "agents");
-          spawn = spawn(t, at, baseDirectory, registered, nesting);
+          spawn = SubAgentSpecs.spawn(t, at, baseDirectory, registered, nesting);
           break;
         case "calculator":
         case "read_file":
@@ -198,7 +202,7 @@ public final class AgentSpecLoader {
       }
     }
 
-    for (String tool : mcpTools(spec.path("mcp_servers"), registered)) {
+    for (String tool : McpServerSpecs.mcpTools(spec.path("mcp_servers"), registered)) {
       if (!external.contains(tool)) {
         external.add(tool);
       }
@@ -306,19 +310,7 @@ public final class AgentSpecLoader {
    * @throws AgentSpecException naming the field at fault and what is allowed
    */
   public static List<McpServerConfig> mcpServerDefinitions(Path file, Map<String, String> env) {
-    JsonNode servers = mcpServersNode(file);
-    List<McpServerConfig> out = new ArrayList<>();
-    servers.fields().forEachRemaining(e -> {
-      if (isDefinition(e.getValue())) {
-        try {
-          out.add(McpServerConfigs.parse(e.getValue().isObject() ? singleton(e.getKey(), e.getValue()) : null,
-              "spec.mcp_servers", env).get(0));
-        } catch (IllegalArgumentException bad) {
-          throw specError("spec.mcp_servers." + e.getKey(), bad);
-        }
-      }
-    });
-    return out;
+    return McpServerSpecs.mcpServerDefinitions(file, env);
   }
 
   /**
@@ -328,132 +320,12 @@ public final class AgentSpecLoader {
    * Null when the spec defines no server.
    */
   public static String mcpServerDefinitionsDocument(Path file) {
-    JsonNode servers = mcpServersNode(file);
-    var doc = YAML.createObjectNode();
-    var defs = doc.putObject("mcp_servers");
-    servers.fields().forEachRemaining(e -> {
-      if (isDefinition(e.getValue())) {
-        defs.set(e.getKey(), e.getValue());
-      }
-    });
-    if (defs.isEmpty()) {
-      return null;
-    }
-    try {
-      return YAML.writeValueAsString(doc);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return McpServerSpecs.mcpServerDefinitionsDocument(file);
   }
 
   /** Whether the spec in {@code file} has a {@code spec.mcp_servers} section with a server in it. */
   public static boolean hasMcpServers(Path file) {
-    return !mcpServersNode(file).isEmpty();
-  }
-
-  private static JsonNode mcpServersNode(Path file) {
-    JsonNode root;
-    try {
-      root = YAML.readTree(Files.readString(file));
-    } catch (IOException e) {
-      throw new AgentSpecException(file.toString(), "cannot read the spec: " + e.getMessage());
-    }
-    JsonNode servers = root == null ? null : root.path("spec").path("mcp_servers");
-    if (servers == null || servers.isMissingNode() || servers.isNull()) {
-      return YAML.createObjectNode();
-    }
-    if (!servers.isObject()) {
-      throw new AgentSpecException("spec.mcp_servers", MCP_SERVERS_SHAPE);
-    }
-    return servers;
-  }
-
-  private static final String MCP_SERVERS_SHAPE = "a map from server name to {command | url, tools, ...} "
-      + "(a server of its own) or {tools} (one the worker has)";
-
-  /** Whether an entry defines its server (how to reach it), rather than naming one the worker has. */
-  private static boolean isDefinition(JsonNode entry) {
-    return entry != null && entry.isObject() && (entry.has("command") || entry.has("url"));
-  }
-
-  /** {@code spec.mcp_servers.fs.url: ...} from the server parser, as the loader's errors name fields. */
-  private static AgentSpecException specError(String at, IllegalArgumentException bad) {
-    String m = bad.getMessage();
-    int colon = m.indexOf(": ");
-    if (m.startsWith("spec.mcp_servers.") && colon > 0) {
-      return new AgentSpecException(m.substring(0, colon), m.substring(colon + 2));
-    }
-    return new AgentSpecException(at, m);
-  }
-
-  private static JsonNode singleton(String name, JsonNode entry) {
-    var map = YAML.createObjectNode();
-    map.set(name, entry);
-    return map;
-  }
-
-  /**
-   * The registered names of the tools a spec's {@code mcp_servers} gives its agent: every tool the
-   * worker offers of each server, or those its {@code tools} picks.
-   */
-  private static List<String> mcpTools(JsonNode servers, RegisteredNames registered) {
-    List<String> out = new ArrayList<>();
-    if (servers.isMissingNode() || servers.isNull()) {
-      return out;
-    }
-    if (!servers.isObject()) {
-      throw new AgentSpecException("spec.mcp_servers", MCP_SERVERS_SHAPE);
-    }
-    Iterator<Map.Entry<String, JsonNode>> entries = servers.fields();
-    while (entries.hasNext()) {
-      Map.Entry<String, JsonNode> e = entries.next();
-      String at = "spec.mcp_servers." + e.getKey();
-      JsonNode entry = e.getValue();
-      if (entry == null || entry.isNull()) {
-        entry = YAML.createObjectNode();
-      }
-      if (!entry.isObject()) {
-        throw new AgentSpecException(at, MCP_SERVERS_SHAPE);
-      }
-      if (isDefinition(entry)) {
-        try {
-          McpServerConfigs.parse(singleton(e.getKey(), entry), "spec.mcp_servers", Map.of()).get(0);
-        } catch (IllegalArgumentException bad) {
-          // A variable is the worker's to fill in; any other mistake is the spec's.
-          if (!bad.getMessage().contains("which is not set")) {
-            throw specError(at, bad);
-          }
-        }
-      } else {
-        allowOnly(entry, at, "tools");
-      }
-      Map<String, String> offered = registered.mcpServers().get(e.getKey());
-      if (offered == null) {
-        throw new AgentSpecException(at, "the worker has no MCP server '" + e.getKey() + "'"
-            + (registered.mcpServers().isEmpty() ? " (it has none)"
-                : "; it has: " + String.join(", ", registered.mcpServers().keySet()))
-            + (isDefinition(entry) ? "" : "; define it here with command or url, or give it to the worker "
-                + "(DURABLE_AGENTS_MCP_SERVERS)"));
-      }
-      JsonNode tools = entry.path("tools");
-      if (tools.isMissingNode() || tools.isNull()) {
-        out.addAll(offered.values());
-        continue;
-      }
-      if (!tools.isArray() || tools.isEmpty()) {
-        throw new AgentSpecException(at + ".tools", "a list of the server's tools; it has: "
-            + String.join(", ", offered.keySet()));
-      }
-      for (JsonNode t : tools) {
-        String name = offered.get(t.asText());
-        if (name == null) {
-          throw new AgentSpecException(at + ".tools", "'" + t.asText() + "' is not one of: "
-              + String.join(", ", offered.keySet()));
-        }
-        out.add(name);
-      }
-    }
-    return out;
+    return McpServerSpecs.hasMcpServers(file);
   }
 
   /** The tool types a spec may list: the built-in ones, then the registered external tools. */
@@ -465,63 +337,6 @@ public final class AgentSpecLoader {
       }
     }
     return types;
-  }
-
-  private static AgentSpec.Spawn spawn(JsonNode t, String at, Path baseDirectory, RegisteredNames registered,
-      int nesting) {
-    int maxConcurrent = integer(t, at + ".max_concurrent", "max_concurrent",
-        AgentSpec.Spawn.DEFAULT_MAX_CONCURRENT, 1, 16);
-    int maxDepth = integer(t, at + ".max_depth", "max_depth", AgentSpec.Spawn.DEFAULT_MAX_DEPTH, 1, 10);
-    int timeout = integer(t, at + ".timeout_seconds", "timeout_seconds",
-        AgentSpec.Spawn.DEFAULT_TIMEOUT_SECONDS, 1, 24 * 3600);
-    JsonNode agents = t.path("agents");
-    if (!agents.isArray() || agents.isEmpty()) {
-      throw new AgentSpecException(at + ".agents", "required: a list of {name, description, role_file | spec}");
-    }
-    List<AgentSpec.SubAgent> subAgents = new ArrayList<>();
-    for (int i = 0; i < agents.size(); i++) {
-      JsonNode a = agents.get(i);
-      String aat = at + ".agents[" + i + "]";
-      allowOnly(a, aat, "name", "description", "role_file", "spec", "url");
-      String name = text(a, "name", null);
-      if (name == null || name.isBlank()) {
-        throw new AgentSpecException(aat + ".name", "required");
-      }
-      if (a.has("url")) {
-        throw new AgentSpecException(aat + ".url", "remote agents are not supported; use role_file or spec");
-      }
-      AgentSpec sub;
-      if (a.hasNonNull("role_file")) {
-        if (nesting >= MAX_ROLE_FILE_NESTING) {
-          throw new AgentSpecException(aat + ".role_file", "role files nest deeper than " + MAX_ROLE_FILE_NESTING);
-        }
-        Path file = (baseDirectory == null ? Path.of(".") : baseDirectory).resolve(a.get("role_file").asText());
-        try {
-          sub = load(file, registered, nesting + 1);
-        } catch (AgentSpecException e) {
-          throw new AgentSpecException(aat + ".role_file (" + file.getFileName() + ") " + e.field(),
-              e.getMessage().substring(e.field().length() + 2));
-        }
-      } else if (a.has("spec")) {
-        sub = parse(inline(a), baseDirectory, registered, nesting + 1);
-      } else {
-        throw new AgentSpecException(aat, "needs role_file (a spec file) or spec (inline)");
-      }
-      subAgents.add(new AgentSpec.SubAgent(name.strip(), text(a, "description", sub.description()), sub));
-    }
-    return new AgentSpec.Spawn(maxConcurrent, maxDepth, timeout, subAgents);
-  }
-
-  /** An inline sub-agent as a document of its own ({@code metadata.name} from its entry). */
-  private static String inline(JsonNode entry) {
-    var doc = YAML.createObjectNode();
-    doc.putObject("metadata").put("name", entry.path("name").asText());
-    doc.set("spec", entry.get("spec"));
-    try {
-      return YAML.writeValueAsString(doc);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /**
@@ -547,55 +362,4 @@ public final class AgentSpecLoader {
       throw new AgentSpecException(field, "'" + model + "' is not one of: " + String.join(", ", allowed));
     }
   }
-
-  private static void allowOnly(JsonNode node, String at, String... allowed) {
-    if (node == null || !node.isObject()) {
-      return;
-    }
-    List<String> names = List.of(allowed);
-    Iterator<String> fields = node.fieldNames();
-    while (fields.hasNext()) {
-      String f = fields.next();
-      if (!names.contains(f)) {
-        throw new AgentSpecException(at.isEmpty() ? f : at + "." + f,
-            "not a field here; allowed: " + String.join(", ", names));
-      }
-    }
-  }
-
-  private static String text(JsonNode node, String field, String otherwise) {
-    JsonNode v = node.get(field);
-    return v == null || v.isNull() ? otherwise : v.asText();
-  }
-
-  private static boolean bool(JsonNode node, String field, boolean otherwise) {
-    JsonNode v = node.get(field);
-    if (v == null || v.isNull()) {
-      return otherwise;
-    }
-    if (!v.isBoolean()) {
-      throw new AgentSpecException(field, "'" + v.asText() + "' is not one of: true, false");
-    }
-    return v.asBoolean();
-  }
-
-  private static int integer(JsonNode node, String at, String field, int otherwise, int min, int max) {
-    JsonNode v = node.get(field);
-    if (v == null || v.isNull()) {
-      return otherwise;
-    }
-    if (!v.canConvertToInt() || !v.isIntegralNumber() || v.asInt() < min || v.asInt() > max) {
-      throw new AgentSpecException(at, "'" + v.asText() + "' is not an integer from " + min + " to " + max);
-    }
-    return v.asInt();
-  }
-
-  private static double number(JsonNode node, String at, double min, double max) {
-    JsonNode v = node.get(at.substring(at.lastIndexOf('.') + 1));
-    if (!v.isNumber() || v.asDouble() < min || v.asDouble() > max) {
-      throw new AgentSpecException(at, "'" + v.asText() + "' is not a number from " + min + " to " + max);
-    }
-    return v.asDouble();
-  }
-
 }

@@ -1,0 +1,94 @@
+package io.durableagents.devserver;
+
+import io.temporal.testing.TemporalDevServer;
+import io.temporal.testing.TemporalDevServerOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * Starts the one Temporal that {@link LocalTemporal#start} chose: the Temporal CLI's dev server (on a free
+ * port if none is set, its database's directory made, its UI's address left in the data directory while
+ * it runs) or the in-memory server, each said in one line.
+ */
+final class ServerLaunch {
+  private ServerLaunch() {}
+
+  static LocalTemporal devServer(LocalTemporal.Settings s, Path cli, boolean download, Consumer<String> say) {
+    if (s.port() == 0) {
+      // a free port now, so that the UI's (port + 1000) is known before the server starts
+      try (java.net.ServerSocket free = new java.net.ServerSocket(0, 0, java.net.InetAddress.getByName(s.host()))) {
+        s = s.withAddress(s.host(), free.getLocalPort());
+      } catch (IOException e) {
+        throw new IllegalStateException("no free port on " + s.host() + ": " + e.getMessage(), e);
+      }
+    }
+    try {
+      Path parent = s.database().toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create the directory of " + s.database() + ": " + e.getMessage(), e);
+    }
+    TemporalDevServerOptions.Builder options = TemporalDevServerOptions.newBuilder()
+        .setIp(s.host())
+        .setPort(s.port())
+        .setDatabaseFilename(s.database().toAbsolutePath().toString())
+        .setUiPort(s.effectiveUiPort())
+        .setStartupTimeout(Duration.ofSeconds(60))
+        .setExtraArgs(DevServerArgs.extraArgs(s));
+    if (cli != null) {
+      options.setExistingPath(cli.toAbsolutePath().toString());
+    } else {
+      options.setDownloadEnabled(download).setDownloadDestination(s.cliCache().toString());
+    }
+    TemporalDevServer server = TemporalDevServer.start(options.build());
+    String ui = "http://" + ("0.0.0.0".equals(s.host()) ? "localhost" : displayHost(s.host())) + ":"
+        + s.effectiveUiPort();
+    Path marker = marker(s.dataDir(), server.getTarget());
+    try {
+      Files.createDirectories(marker.getParent());
+      Files.writeString(marker, ui + "\n");
+    } catch (IOException e) {
+      // only links use it: they fall back to the default UI address
+    }
+    say.accept("Temporal dev server (" + (cli == null ? "downloaded Temporal CLI" : cli.toString())
+        + ") listening on " + server.getTarget() + "; runs kept in " + s.database() + "; UI at " + ui
+        + (s.uiCodecEndpoint() == null ? "" : ", decoding payloads through " + s.uiCodecEndpoint()));
+    return new LocalTemporal(LocalTemporal.Kind.DEV_SERVER, server.getTarget(), ui, s.database(), () -> {
+      try {
+        server.close();
+      } finally {
+        Files.deleteIfExists(marker);
+      }
+    });
+  }
+
+  static LocalTemporal inMemory(LocalTemporal.Settings s, Consumer<String> say, String why) {
+    if (why != null) {
+      say.accept("No persistent Temporal here: " + why + ". Falling back to the in-memory Temporal: no UI, "
+          + "and every run is lost when it stops. For runs kept across restarts with a UI, install the "
+          + "Temporal CLI (https://docs.temporal.io/cli) or set " + LocalTemporal.CLI_VARIABLE + ".");
+    }
+    DevServer server = DevServer.start(s.host(), s.port());
+    say.accept("Embedded Temporal listening on " + s.host() + ":" + server.port()
+        + " (in memory: a restart forgets every run; no UI).");
+    return new LocalTemporal(LocalTemporal.Kind.IN_MEMORY, s.host() + ":" + server.port(), null, null, server);
+  }
+
+  /**
+   * The file a dev server started here leaves in the data directory while it runs, with its UI's address
+   * (read by {@link LocalTemporal#uiUrlOf}).
+   */
+  static Path marker(Path dataDir, String target) {
+    target = target.startsWith("localhost:") ? "127.0.0.1" + target.substring("localhost".length()) : target;
+    return dataDir.resolve("run").resolve("ui-" + target.replaceAll("[^A-Za-z0-9.-]", "_"));
+  }
+
+  private static String displayHost(String host) {
+    return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+  }
+}

@@ -1,0 +1,48 @@
+package io.durableagents.worker;
+
+import io.durableagents.activities.checkpoint.CheckpointStore;
+import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
+import io.durableagents.activities.llm.LlmSettings;
+import io.durableagents.activities.payload.PayloadGuard;
+import io.durableagents.activities.scenario.BuiltinScenarioRegistrations;
+import io.durableagents.worker.tracing.AgentTracing;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.temporal.common.interceptors.WorkerInterceptor;
+import io.temporal.payload.codec.PayloadCodec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a plugin's builder has been told so far, with every default in this one place: what it has
+ * registered by name, and its settings for models, files, checkpoints, workers, payloads, metrics and
+ * tracing. {@link PluginParts} builds a plugin from it.
+ */
+final class PluginSettings {
+  final PluginRegistrations registrations = new PluginRegistrations();
+  LlmSettings llmSettings = LlmSettings.newBuilder().build();
+  Path filesDirectory = Path.of("files");
+  CheckpointStore checkpointStore = new DirectoryCheckpointStore(Path.of("checkpoints"));
+  long rulesDelayMillis;
+  boolean stickyExecution = true;
+  /** Null: eager unless a rate limit keeps the calls on their own queue. */
+  Boolean eagerLlmCalls;
+  Double llmCallsPerSecond;
+  final List<WorkerInterceptor> interceptors = new ArrayList<>(List.of(new AgentLogContext()));
+  MeterRegistry meterRegistry = new CompositeMeterRegistry();
+  PayloadGuard payloadGuard = PayloadGuard.defaults();
+  PayloadCodec payloadCodec;
+  int llmConcurrency = WorkerSettings.DEFAULT_LLM_CONCURRENCY;
+  int workflowCacheSize = WorkerSettings.DEFAULT_WORKFLOW_CACHE;
+  int workflowThreads = WorkerSettings.DEFAULT_WORKFLOW_THREADS;
+  int pollers = WorkerSettings.DEFAULT_POLLERS;
+  int workflowTaskSlots = WorkerSettings.defaultWorkflowTaskSlots();
+  boolean virtualThreads = WorkerTuning.VIRTUAL_THREADS_AVAILABLE;
+  AgentTracing tracing;
+
+  /** Settings with every default, and the built-in scenarios registered first. */
+  PluginSettings() {
+    BuiltinScenarioRegistrations.all().forEach(registrations::addScenario);
+  }
+}

@@ -1,0 +1,82 @@
+package io.durableagents.worker;
+
+import io.durableagents.activities.checkpoint.CheckpointActivitiesImpl;
+import io.durableagents.activities.llm.LlmActivitiesImpl;
+import io.durableagents.activities.tools.ToolActivitiesImpl;
+import io.durableagents.activities.tools.ToolRegistry;
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
+import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
+import io.durableagents.workflows.agent.AgentStepWorkflow;
+import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
+import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
+import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
+import io.durableagents.workflows.scenario.ScenarioRegistry;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
+import io.durableagents.workflows.task.AgentTaskWorkflow;
+import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
+import io.durableagents.workflows.tools.ToolPolicies;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkflowImplementationOptions;
+import java.util.List;
+
+/**
+ * What runs on our two task queues, and their workers made where the application made none: on {@link TaskQueues#AGENTS} the workflows, made by factories that
+ * hand them the plugin's scenarios and tool policies, and the tool and checkpoint activities; the LLM
+ * activities on {@link TaskQueues#LLM}, or with eager LLM calls on the workflows' queue.
+ */
+final class TaskQueueRegistrations {
+  private final ScenarioRegistry scenarios;
+  private final ToolRegistry tools;
+  private final LlmActivitiesImpl llmActivities;
+  private final ToolActivitiesImpl toolActivities;
+  private final CheckpointActivitiesImpl checkpointActivities;
+  private final boolean eagerLlmCalls;
+
+  TaskQueueRegistrations(ScenarioRegistry scenarios, ToolRegistry tools, LlmActivitiesImpl llmActivities,
+      ToolActivitiesImpl toolActivities, CheckpointActivitiesImpl checkpointActivities, boolean eagerLlmCalls) {
+    this.scenarios = scenarios;
+    this.tools = tools;
+    this.llmActivities = llmActivities;
+    this.toolActivities = toolActivities;
+    this.checkpointActivities = checkpointActivities;
+    this.eagerLlmCalls = eagerLlmCalls;
+  }
+
+  /** Creates the workers of our task queues that the application has not created on {@code factory}. */
+  static void createMissingWorkers(WorkerFactory factory) {
+    for (String queue : List.of(TaskQueues.AGENTS, TaskQueues.LLM)) {
+      if (factory.tryGetWorker(queue) == null) {
+        factory.newWorker(queue);
+      }
+    }
+  }
+
+  /** Registers on {@code worker} what runs on {@code taskQueue}; nothing on a queue not ours. */
+  void initializeWorker(String taskQueue, Worker worker) {
+    if (TaskQueues.AGENTS.equals(taskQueue)) {
+      // The registries reach the workflows through their factories, never a static: two plugins in
+      // one JVM can run different scenarios, and give one tool different options.
+      ToolPolicies toolPolicies = tools.policies();
+      WorkflowImplementationOptions options = WorkerTuning.workflowImplementationOptions(eagerLlmCalls);
+      worker.registerWorkflowImplementationFactory(
+          SimulationWorkflow.class, () -> new SimulationWorkflowImpl(scenarios), options);
+      worker.registerWorkflowImplementationFactory(
+          AgentStepWorkflow.class, () -> new AgentStepWorkflowImpl(scenarios, toolPolicies), options);
+      worker.registerWorkflowImplementationFactory(
+          AgentGroupStepWorkflow.class, () -> new AgentGroupStepWorkflowImpl(scenarios, toolPolicies), options);
+      worker.registerWorkflowImplementationFactory(
+          AgentTaskWorkflow.class, () -> new AgentTaskWorkflowImpl(toolPolicies), options);
+      worker.registerWorkflowImplementationFactory(
+          AutonomousAgentWorkflow.class, () -> new AutonomousAgentWorkflowImpl(toolPolicies), options);
+      worker.registerActivitiesImplementations(toolActivities, checkpointActivities);
+      if (eagerLlmCalls) {
+        worker.registerActivitiesImplementations(llmActivities);
+      }
+    } else if (TaskQueues.LLM.equals(taskQueue)) {
+      worker.registerActivitiesImplementations(llmActivities);
+    }
+  }
+}
