@@ -124,6 +124,18 @@ final class ServerWatch {
             + ", and keep long runs on a persistent Temporal (docs/embedded-temporal.md).");
   }
 
+  /**
+   * {@link #unreachable()} for a command that waits for one run's result ({@code agent}): the run has no
+   * checkpoint, and {@code show} prints what it did once the server is back.
+   */
+  CommandFailure lostWhileWaiting() {
+    return new CommandFailure(Failures.UNAVAILABLE, "lost the Temporal at " + target() + " while waiting for '"
+        + workflowId + "': it has not answered for " + GRACE_MILLIS / 1000 + " s",
+        "On a persistent Temporal the run goes on when it is back: 'show " + workflowId + "' then prints "
+            + "what it did. The in-memory Temporal keeps runs in memory: if it stopped, the run is gone "
+            + "with it; run '" + command + "' again.");
+  }
+
   /** The newest checkpoint file of the run in the checkpoint directory of this environment, if any. */
   private java.util.Optional<java.nio.file.Path> lastCheckpoint() {
     return lastCheckpoint(workflowId);

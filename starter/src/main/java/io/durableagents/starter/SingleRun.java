@@ -86,15 +86,7 @@ final class SingleRun {
           System.out.println(Links.where(connection, service, workflowId));
           throw e;
         } catch (CommandFailure lost) {
-          if (lost.exitCode() != Failures.UNAVAILABLE) {
-            throw lost;
-          }
-          throw new CommandFailure(Failures.UNAVAILABLE, "lost the Temporal at " + service.getOptions().getTarget()
-              + " while waiting for '" + workflowId + "': it has not answered for "
-              + ServerWatch.GRACE_MILLIS / 1000 + " s",
-              "On a persistent Temporal the run goes on when it is back: 'show " + workflowId + "' then prints "
-                  + "what it did. The in-memory Temporal keeps runs in memory: if it stopped, the run is gone "
-                  + "with it; run '" + command + "' again.");
+          throw lost.exitCode() == Failures.UNAVAILABLE ? server.lostWhileWaiting() : lost;
         } finally {
           closeQuietly(workers);
         }
