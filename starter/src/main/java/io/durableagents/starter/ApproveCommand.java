@@ -1,9 +1,9 @@
 package io.durableagents.starter;
 
-import io.durableagents.workflows.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.api.Json;
 import io.durableagents.workflows.approval.ApprovalDecision;
 import io.durableagents.workflows.approval.ToolApprovals;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -2,8 +2,8 @@ package io.durableagents.starter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.api.Scenario;
 import io.durableagents.workflows.agent.AgentOptions;
-import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.simulation.Checkpoint;
 import io.durableagents.workflows.simulation.Intervention;
 import io.durableagents.workflows.simulation.SimulationInput;
@@ -154,13 +154,13 @@ final class Branch {
     Scenario<?> scenario = LocalCatalog.get().scenarios().get(input.scenario());
     SimulationState state = input.state();
     if (state == null) {
-      ObjectNode merged = input.parameters() == null ? io.durableagents.workflows.Json.MAPPER.createObjectNode()
+      ObjectNode merged = input.parameters() == null ? io.durableagents.api.Json.MAPPER.createObjectNode()
           : ((ObjectNode) input.parameters()).deepCopy();
       try {
         ObjectNode given = io.durableagents.workflows.scenario.ScenarioParameters.fromText(scenario, values);
         merged.setAll(given);
         io.durableagents.workflows.scenario.ScenarioParameters.read(scenario, merged);
-      } catch (io.durableagents.workflows.scenario.InvalidParameterException e) {
+      } catch (io.durableagents.api.InvalidParameterException e) {
         throw CommandFailure.usage("--param: " + e.getMessage(),
             "'help simulate --scenario " + scenario.name() + "' lists the parameters.");
       }

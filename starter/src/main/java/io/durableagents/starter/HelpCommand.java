@@ -1,7 +1,7 @@
 package io.durableagents.starter;
 
+import io.durableagents.api.Scenario;
 import io.durableagents.workflows.scenario.ParameterSpec;
-import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioParameters;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -10,11 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Ansi;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code help [COMMAND [SUBCOMMAND]] [--scenario NAME]}: a command's usage, as {@code COMMAND --help}

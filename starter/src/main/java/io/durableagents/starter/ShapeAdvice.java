@@ -1,8 +1,8 @@
 package io.durableagents.starter;
 
-import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.api.Scenario;
+import io.durableagents.api.SeededRandom;
 import io.durableagents.workflows.scenario.ScenarioParameters;
-import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.SimulationInput;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,14 +1,14 @@
 package io.durableagents.starter;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.api.InvalidParameterException;
+import io.durableagents.api.Scenario;
 import io.durableagents.workflows.agent.AgentFailureMode;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.memory.MemoryKind;
 import io.durableagents.workflows.memory.MemoryOptions;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.durableagents.workflows.scenario.InvalidParameterException;
-import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioParameters;
 import io.durableagents.workflows.simulation.SimulationInput;
 import java.util.ArrayList;

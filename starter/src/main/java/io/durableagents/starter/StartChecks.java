@@ -1,10 +1,10 @@
 package io.durableagents.starter;
 
+import io.durableagents.api.Scenario;
+import io.durableagents.api.ScenarioWorld;
+import io.durableagents.api.SeededRandom;
 import io.durableagents.workflows.agent.SelectedTools;
-import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioParameters;
-import io.durableagents.workflows.simulation.ScenarioWorld;
-import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;

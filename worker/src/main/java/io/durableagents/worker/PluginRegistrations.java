@@ -16,7 +16,7 @@ import io.durableagents.activities.tools.ToolOptions;
 import io.durableagents.activities.tools.ToolRegistry;
 import io.durableagents.activities.tools.mcp.McpServerConfig;
 import io.durableagents.activities.tools.mcp.McpToolSet;
-import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.api.Scenario;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.durableagents.worker;
 
 import io.durableagents.activities.scenario.ScenarioRegistration;
 import io.durableagents.activities.tools.ToolRegistry;
-import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.api.Scenario;
 import java.util.Collection;
 import java.util.List;
 
@@ -25,7 +25,7 @@ final class RoleToolsCheck {
     List<String> external = tools.externalToolNames();
     for (ScenarioRegistration r : registrations) {
       Scenario<?> scenario = r.scenario();
-      io.durableagents.workflows.simulation.ScenarioWorld world;
+      io.durableagents.api.ScenarioWorld world;
       try {
         world = defaultWorld(scenario);
       } catch (RuntimeException e) {
@@ -52,8 +52,8 @@ final class RoleToolsCheck {
     }
   }
 
-  private static <P extends Record> io.durableagents.workflows.simulation.ScenarioWorld defaultWorld(
+  private static <P extends Record> io.durableagents.api.ScenarioWorld defaultWorld(
       Scenario<P> scenario) {
-    return scenario.create(scenario.defaults(), new io.durableagents.workflows.simulation.SeededRandom(0));
+    return scenario.create(scenario.defaults(), new io.durableagents.api.SeededRandom(0));
   }
 }

@@ -178,7 +178,7 @@ class ApprovalSimulationTest {
 
     group.update(ToolApprovals.APPROVE, ApprovalResult.class, ApprovalDecision.approve("1"));
     group.update(ToolApprovals.EDIT, ApprovalResult.class,
-        ApprovalDecision.edit("2", io.durableagents.workflows.Json.tryParse("{\"currency\":\"GBP\"}")));
+        ApprovalDecision.edit("2", io.durableagents.api.Json.tryParse("{\"currency\":\"GBP\"}")));
 
     SimulationResult result = client.newUntypedWorkflowStub("sim-group").getResult(SimulationResult.class);
     assertEquals(2, result.finalCounts().get("trades").intValue());

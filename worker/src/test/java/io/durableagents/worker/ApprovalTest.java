@@ -18,7 +18,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import io.durableagents.activities.tools.DurableTool;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import io.durableagents.workflows.SearchAttributes;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;

@@ -1,22 +1,23 @@
 package io.durableagents.worker;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
+import io.durableagents.activities.spec.AgentSpecLoader;
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
+import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
+import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.approval.ApprovalDecision;
 import io.durableagents.workflows.approval.ApprovalOptions;
 import io.durableagents.workflows.approval.ApprovalResult;
 import io.durableagents.workflows.approval.TimeoutDecision;
 import io.durableagents.workflows.approval.ToolApprovals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.durableagents.activities.spec.AgentSpecLoader;
-import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.autonomous.AutonomousAgentInput;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
-import io.durableagents.workflows.agent.AgentOptions;
-import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
-import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
-import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.memory.MemoryKind;
 import io.durableagents.workflows.memory.MemoryOptions;
 import io.durableagents.workflows.simulation.SimulationInput;
@@ -34,7 +35,6 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
-import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -268,7 +268,7 @@ class ReplayTest {
       throw new IllegalStateException(e);
     }
     run.update(ToolApprovals.EDIT, ApprovalResult.class, new ApprovalDecision("1",
-        io.durableagents.workflows.Json.tryParse("{\"expression\":\"17 * 24\"}"), "replay", "test"));
+        io.durableagents.api.Json.tryParse("{\"expression\":\"17 * 24\"}"), "replay", "test"));
     AgentTaskResult result = run.getResult(AgentTaskResult.class);
     if (!result.turns().get(0).outcomes().get(0).output().contains("408")) {
       throw new AssertionError("the edited call did not run: " + result.turns());

@@ -13,7 +13,7 @@ import dev.langchain4j.model.chat.request.json.JsonReferenceSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.request.json.JsonStringSchema;
 import io.durableagents.activities.tools.ToolCallValidator;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import io.durableagents.workflows.agent.rewoo.Placeholders;
 import io.durableagents.workflows.agent.rewoo.ReWooPlanValidator;
 import io.durableagents.workflows.llm.ToolCall;

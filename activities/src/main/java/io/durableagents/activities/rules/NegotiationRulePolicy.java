@@ -2,6 +2,8 @@ package io.durableagents.activities.rules;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durableagents.api.RuleDecision;
+import io.durableagents.api.RulePolicy;
 import io.durableagents.workflows.simulation.grid.GridPosition;
 import io.durableagents.workflows.simulation.negotiation.NegotiationScenario;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
+import io.durableagents.api.RuleDecision;
 import io.durableagents.workflows.agent.cot.CotPrompts;
 import java.util.ArrayList;
 import java.util.HashSet;

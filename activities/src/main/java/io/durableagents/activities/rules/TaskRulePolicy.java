@@ -1,6 +1,7 @@
 package io.durableagents.activities.rules;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.durableagents.api.RuleDecision;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

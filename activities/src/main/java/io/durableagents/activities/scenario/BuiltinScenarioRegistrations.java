@@ -2,9 +2,9 @@ package io.durableagents.activities.scenario;
 
 import io.durableagents.activities.rules.EpsteinRulePolicy;
 import io.durableagents.activities.rules.NegotiationRulePolicy;
-import io.durableagents.activities.rules.RulePolicy;
 import io.durableagents.activities.tools.EpsteinActions;
 import io.durableagents.activities.tools.NegotiationActions;
+import io.durableagents.api.RulePolicy;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
 import io.durableagents.workflows.simulation.negotiation.NegotiationScenario;
 import java.util.LinkedHashMap;

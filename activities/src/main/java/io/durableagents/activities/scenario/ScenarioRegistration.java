@@ -1,8 +1,8 @@
 package io.durableagents.activities.scenario;
 
 import dev.langchain4j.agent.tool.Tool;
-import io.durableagents.activities.rules.RulePolicy;
-import io.durableagents.workflows.scenario.Scenario;
+import io.durableagents.api.RulePolicy;
+import io.durableagents.api.Scenario;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import java.lang.reflect.Method;
 import java.util.ArrayList;

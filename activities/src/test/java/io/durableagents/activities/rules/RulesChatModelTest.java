@@ -18,10 +18,10 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import io.durableagents.activities.tools.CalculatorTool;
 import io.durableagents.activities.tools.EpsteinActions;
 import io.durableagents.activities.tools.FileReaderTool;
-import io.durableagents.workflows.agent.Observation;
+import io.durableagents.api.Observation;
+import io.durableagents.api.SeededRandom;
 import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.agent.rewoo.ReWooPrompts;
-import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.epstein.EpsteinAgent;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
@@ -153,8 +153,8 @@ class RulesChatModelTest {
         new EpsteinAgent("cop-0", "cop", new GridPosition(0, 0), "cop", 0, 0, 0)));
     Observation o = world.observe("cop-0", 3);
     String prompt = "You are a cop.\n" + CotPrompts.STEP_PREFIX + "3):\n" + CotPrompts.SELF_STATE_PREFIX
-        + io.durableagents.workflows.Json.write(o.selfState()) + "\n" + CotPrompts.LOCAL_STATE_PREFIX
-        + io.durableagents.workflows.Json.write(o.localState());
+        + io.durableagents.api.Json.write(o.selfState()) + "\n" + CotPrompts.LOCAL_STATE_PREFIX
+        + io.durableagents.api.Json.write(o.localState());
     ChatResponse r = model.chat(ChatRequest.builder().messages(SystemMessage.from(prompt), UserMessage.from("Act."))
         .toolSpecifications(tools).toolChoice(ToolChoice.AUTO).build());
     List<ToolExecutionRequest> calls = r.aiMessage().toolExecutionRequests();
@@ -167,7 +167,7 @@ class RulesChatModelTest {
         .messages(SystemMessage.from(prompt + "\n" + ReWooPrompts.PLAN_LENGTH_PREFIX + "3 steps"),
             UserMessage.from("Plan."))
         .toolSpecifications(tools).toolChoice(ToolChoice.NONE).responseFormat(ResponseFormat.JSON).build());
-    com.fasterxml.jackson.databind.JsonNode steps = io.durableagents.workflows.Json.tryParse(plan.aiMessage().text());
+    com.fasterxml.jackson.databind.JsonNode steps = io.durableagents.api.Json.tryParse(plan.aiMessage().text());
     assertEquals(3, steps.size(), plan.aiMessage().text());
     assertEquals("E1", steps.get(0).get("id").asText());
     assertEquals("arrest_citizen", steps.get(0).get("tool").asText());

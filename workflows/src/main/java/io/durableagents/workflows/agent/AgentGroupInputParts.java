@@ -1,6 +1,6 @@
 package io.durableagents.workflows.agent;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

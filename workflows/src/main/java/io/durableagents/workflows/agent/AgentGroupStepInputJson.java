@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import io.durableagents.api.Observation;
 import io.durableagents.workflows.memory.AgentMemory;
 import java.io.IOException;
 import java.util.ArrayList;

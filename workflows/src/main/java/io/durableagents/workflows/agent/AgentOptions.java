@@ -2,6 +2,7 @@ package io.durableagents.workflows.agent;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.durableagents.api.Observation;
 import io.durableagents.workflows.approval.ApprovalOptions;
 import io.durableagents.workflows.llm.ToolChoice;
 import java.util.List;

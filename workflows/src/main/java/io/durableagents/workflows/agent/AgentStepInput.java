@@ -1,6 +1,7 @@
 package io.durableagents.workflows.agent;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.durableagents.api.Observation;
 import io.durableagents.workflows.memory.AgentMemory;
 import java.util.List;
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import io.durableagents.api.WorldAction;
 import io.durableagents.workflows.llm.TokenUsage;
 import java.io.IOException;
 import java.util.List;

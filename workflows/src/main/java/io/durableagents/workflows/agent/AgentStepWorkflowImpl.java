@@ -1,12 +1,12 @@
 package io.durableagents.workflows.agent;
 
+import io.durableagents.api.ScenarioPrompts;
 import io.durableagents.workflows.agent.cot.CotReasoning;
-import io.durableagents.workflows.approval.ApprovalBook;
-import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
+import io.durableagents.workflows.approval.ApprovalBook;
+import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.scenario.BuiltinScenarios;
-import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.simulation.SimulationFailureTypes;
 import io.durableagents.workflows.tools.ToolPolicies;

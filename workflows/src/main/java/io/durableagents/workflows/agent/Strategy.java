@@ -1,5 +1,6 @@
 package io.durableagents.workflows.agent;
 
+import io.durableagents.api.Observation;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

@@ -1,9 +1,10 @@
 package io.durableagents.workflows.autonomous;
 
+import io.durableagents.api.Observation;
+import io.durableagents.api.ScenarioPrompts;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentRuntime;
 import io.durableagents.workflows.agent.AgentStepInput;
-import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.approval.ApprovalBook;
@@ -13,7 +14,6 @@ import io.durableagents.workflows.llm.LlmResponse;
 import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.llm.TokenUsage;
 import io.durableagents.workflows.llm.ToolChoice;
-import io.durableagents.workflows.scenario.ScenarioPrompts;
 import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;

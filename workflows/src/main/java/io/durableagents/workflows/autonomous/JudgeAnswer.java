@@ -1,7 +1,7 @@
 package io.durableagents.workflows.autonomous;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package io.durableagents.workflows.scenario;
 
+import io.durableagents.api.Scenario;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
 import io.durableagents.workflows.simulation.negotiation.NegotiationScenario;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.durableagents.workflows.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.api.Param;
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package io.durableagents.workflows.scenario;
 
+import io.durableagents.api.Scenario;
+import io.durableagents.api.ScenarioPrompts;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

@@ -2,7 +2,7 @@ package io.durableagents.workflows.simulation;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.durableagents.workflows.agent.Observation;
+import io.durableagents.api.Observation;
 import io.durableagents.workflows.memory.AgentMemory;
 import java.util.List;
 

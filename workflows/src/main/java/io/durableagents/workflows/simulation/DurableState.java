@@ -1,6 +1,8 @@
 package io.durableagents.workflows.simulation;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
+import io.durableagents.api.ScenarioWorld;
+import io.durableagents.api.SeededRandom;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepResult;
 import io.durableagents.workflows.agent.Plan;

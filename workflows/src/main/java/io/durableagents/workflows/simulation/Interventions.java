@@ -2,10 +2,11 @@ package io.durableagents.workflows.simulation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.scenario.InvalidParameterException;
+import io.durableagents.api.InvalidParameterException;
+import io.durableagents.api.Json;
+import io.durableagents.api.Scenario;
+import io.durableagents.api.ScenarioWorld;
 import io.durableagents.workflows.scenario.ParameterSpec;
-import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioParameters;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.durableagents.workflows.simulation;
 
 import com.google.protobuf.ByteString;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.common.converter.RawValue;
 

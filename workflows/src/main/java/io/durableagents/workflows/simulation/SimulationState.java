@@ -3,6 +3,8 @@ package io.durableagents.workflows.simulation;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.api.ScenarioWorld;
+import io.durableagents.api.SeededRandom;
 import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.llm.TokenUsage;
 import io.durableagents.workflows.memory.AgentMemory;

@@ -1,6 +1,7 @@
 package io.durableagents.workflows.simulation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.api.ScenarioWorld;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.UpdateMethod;

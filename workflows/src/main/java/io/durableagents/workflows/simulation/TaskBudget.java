@@ -1,6 +1,6 @@
 package io.durableagents.workflows.simulation;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;

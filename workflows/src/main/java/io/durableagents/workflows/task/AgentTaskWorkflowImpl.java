@@ -1,19 +1,18 @@
 package io.durableagents.workflows.task;
 
-import io.durableagents.workflows.llm.LlmResponse;
-import io.durableagents.workflows.llm.SpentBeforeFailure;
-
+import io.durableagents.api.Observation;
+import io.durableagents.api.ScenarioPrompts;
 import io.durableagents.workflows.agent.AgentRuntime;
-import io.durableagents.workflows.approval.ApprovalBook;
 import io.durableagents.workflows.agent.AgentStepInput;
-import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.agent.StrategyFailureTypes;
 import io.durableagents.workflows.agent.StrategyMetrics;
 import io.durableagents.workflows.agent.cot.CotReasoning;
 import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
-import io.durableagents.workflows.scenario.ScenarioPrompts;
-import io.durableagents.workflows.agent.StrategyFailureTypes;
+import io.durableagents.workflows.approval.ApprovalBook;
+import io.durableagents.workflows.llm.LlmResponse;
+import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;

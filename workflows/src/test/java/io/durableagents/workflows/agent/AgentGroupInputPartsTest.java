@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
+import io.durableagents.api.SeededRandom;
 import io.durableagents.workflows.memory.AgentMemory;
 import io.durableagents.workflows.memory.MemoryEntry;
 import io.durableagents.workflows.memory.MemoryKind;
-import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
 import io.durableagents.workflows.simulation.epstein.EpsteinWorld;

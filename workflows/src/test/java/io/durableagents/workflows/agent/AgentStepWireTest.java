@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
+import io.durableagents.api.SeededRandom;
+import io.durableagents.api.WorldAction;
 import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.llm.TokenUsage;
 import io.durableagents.workflows.llm.ToolChoice;
-import io.durableagents.workflows.simulation.SeededRandom;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
 import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
@@ -48,7 +50,7 @@ class AgentStepWireTest {
     assertTrue(o.localState().size() > 10, "the citizen should see many neighbours: " + o.localState().size());
     String json = PLAIN.writeValueAsString(o);
     JsonNode tree = PLAIN.readTree(json);
-    assertTrue(tree.has(ObservationJson.TABLE), json);
+    assertTrue(tree.has("localStateTable"), json);
     assertFalse(tree.has("localState"), json);
     Observation back = PLAIN.readValue(json, Observation.class);
     assertEquals(o, back);

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
+import io.durableagents.api.WorldAction;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.llm.ChatTurn;

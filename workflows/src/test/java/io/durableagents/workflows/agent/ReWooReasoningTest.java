@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.agent.rewoo.ReWooPrompts;

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
+import io.durableagents.api.WorldAction;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.agent.react.ReactPrompts;
-import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.ChatTurn.Role;
+import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmRequest;
 import io.durableagents.workflows.llm.TokenUsage;
 import io.durableagents.workflows.llm.ToolCall;

@@ -1,7 +1,7 @@
 package io.durableagents.workflows.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import io.durableagents.workflows.agent.rewoo.ReWooPlanValidator;
 import io.durableagents.workflows.llm.LlmActivities;
 import io.durableagents.workflows.llm.LlmRequest;

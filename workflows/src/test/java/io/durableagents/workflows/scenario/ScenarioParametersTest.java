@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.simulation.ScenarioWorld;
-import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.api.InvalidParameterException;
+import io.durableagents.api.Json;
+import io.durableagents.api.Param;
+import io.durableagents.api.Scenario;
+import io.durableagents.api.ScenarioWorld;
+import io.durableagents.api.SeededRandom;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
 import java.util.LinkedHashMap;

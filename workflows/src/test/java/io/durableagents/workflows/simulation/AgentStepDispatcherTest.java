@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durableagents.api.Observation;
 import io.durableagents.workflows.agent.AgentGroupStepInput;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepResult;
 import io.durableagents.workflows.agent.AgentStepWorkflow;
-import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.llm.TokenUsage;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;

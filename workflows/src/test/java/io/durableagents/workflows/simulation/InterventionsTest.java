@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
+import io.durableagents.api.Scenario;
+import io.durableagents.api.ScenarioWorld;
+import io.durableagents.api.SeededRandom;
 import io.durableagents.workflows.scenario.BuiltinScenarios;
-import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
 import java.util.List;

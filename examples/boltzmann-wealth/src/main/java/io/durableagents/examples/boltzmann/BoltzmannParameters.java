@@ -1,8 +1,8 @@
 package io.durableagents.examples.boltzmann;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import io.durableagents.workflows.scenario.InvalidParameterException;
-import io.durableagents.workflows.scenario.Param;
+import io.durableagents.api.InvalidParameterException;
+import io.durableagents.api.Param;
 
 /**
  * The parameters of the Boltzmann wealth model, declared once: the command line's {@code --param

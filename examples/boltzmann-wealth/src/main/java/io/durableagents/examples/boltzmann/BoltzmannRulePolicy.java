@@ -1,9 +1,9 @@
 package io.durableagents.examples.boltzmann;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.durableagents.activities.rules.RuleDecision;
-import io.durableagents.activities.rules.RulePolicy;
-import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.api.RuleDecision;
+import io.durableagents.api.RulePolicy;
+import io.durableagents.api.SeededRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.durableagents.examples.boltzmann;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.agent.Observation;
-import io.durableagents.workflows.scenario.Scenario;
-import io.durableagents.workflows.simulation.ScenarioWorld;
-import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
+import io.durableagents.api.Scenario;
+import io.durableagents.api.ScenarioWorld;
+import io.durableagents.api.SeededRandom;
 import java.util.List;
 import java.util.Map;
 

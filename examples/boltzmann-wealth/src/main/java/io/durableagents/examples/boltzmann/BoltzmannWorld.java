@@ -1,10 +1,10 @@
 package io.durableagents.examples.boltzmann;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.agent.Observation;
-import io.durableagents.workflows.agent.WorldAction;
-import io.durableagents.workflows.simulation.ScenarioWorld;
-import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.api.Observation;
+import io.durableagents.api.ScenarioWorld;
+import io.durableagents.api.SeededRandom;
+import io.durableagents.api.WorldAction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.durableagents.examples.boltzmann;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.scenario.InvalidParameterException;
+import io.durableagents.api.InvalidParameterException;
+import io.durableagents.api.Json;
 import io.durableagents.workflows.scenario.ParameterSpec;
 import io.durableagents.workflows.scenario.ScenarioParameters;
 import io.durableagents.workflows.scenario.ScenarioRegistry;

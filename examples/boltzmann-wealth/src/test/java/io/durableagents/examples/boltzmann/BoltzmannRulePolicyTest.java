@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.activities.rules.RuleDecision;
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.agent.Observation;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
+import io.durableagents.api.RuleDecision;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.agent.Observation;
-import io.durableagents.workflows.agent.WorldAction;
-import io.durableagents.workflows.simulation.ScenarioWorld;
-import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
+import io.durableagents.api.ScenarioWorld;
+import io.durableagents.api.SeededRandom;
+import io.durableagents.api.WorldAction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

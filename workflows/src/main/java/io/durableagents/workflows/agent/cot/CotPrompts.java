@@ -1,9 +1,9 @@
 package io.durableagents.workflows.agent.cot;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
+import io.durableagents.api.ScenarioPrompts;
 import io.durableagents.workflows.agent.AgentStepInput;
-import io.durableagents.workflows.scenario.ScenarioPrompts;
-import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.memory.AgentMemory;
 import io.durableagents.workflows.memory.MemoryPrompts;

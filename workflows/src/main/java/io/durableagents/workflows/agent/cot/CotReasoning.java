@@ -1,19 +1,19 @@
 package io.durableagents.workflows.agent.cot;
 
+import io.durableagents.api.ScenarioPrompts;
+import io.durableagents.api.WorldAction;
 import io.durableagents.workflows.agent.AgentRuntime;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepResult;
 import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.agent.SelectedTools;
 import io.durableagents.workflows.agent.Strategy;
-import io.durableagents.workflows.task.AgentTaskResult;
 import io.durableagents.workflows.agent.ToolOutcome;
-import io.durableagents.workflows.agent.WorldAction;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmResponse;
 import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.llm.ToolChoice;
-import io.durableagents.workflows.scenario.ScenarioPrompts;
+import io.durableagents.workflows.task.AgentTaskResult;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;

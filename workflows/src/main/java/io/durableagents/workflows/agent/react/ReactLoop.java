@@ -1,11 +1,11 @@
 package io.durableagents.workflows.agent.react;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.api.WorldAction;
 import io.durableagents.workflows.agent.ActionFormat;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentRuntime;
 import io.durableagents.workflows.agent.ToolOutcome;
-import io.durableagents.workflows.agent.WorldAction;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmResponse;
 import io.durableagents.workflows.llm.ToolCall;

@@ -1,8 +1,8 @@
 package io.durableagents.workflows.agent.react;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
 import io.durableagents.workflows.agent.ActionFormat;
-import io.durableagents.workflows.agent.Observation;
 import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.memory.AgentMemory;

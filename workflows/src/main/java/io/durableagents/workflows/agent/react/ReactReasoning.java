@@ -1,6 +1,6 @@
 package io.durableagents.workflows.agent.react;
 
-import io.durableagents.workflows.agent.cot.CotPrompts;
+import io.durableagents.api.ScenarioPrompts;
 import io.durableagents.workflows.agent.ActionFormat;
 import io.durableagents.workflows.agent.AgentRuntime;
 import io.durableagents.workflows.agent.AgentStepInput;
@@ -9,11 +9,11 @@ import io.durableagents.workflows.agent.Plan;
 import io.durableagents.workflows.agent.SelectedTools;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.agent.ToolOutcome;
+import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.ToolCall;
-import io.durableagents.workflows.scenario.ScenarioPrompts;
-import io.durableagents.workflows.task.AgentTaskResult;
 import io.durableagents.workflows.task.AgentTaskResult.AgentTurn;
+import io.durableagents.workflows.task.AgentTaskResult;
 import java.util.ArrayList;
 import java.util.List;
 

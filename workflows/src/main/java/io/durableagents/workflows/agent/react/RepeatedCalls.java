@@ -1,6 +1,6 @@
 package io.durableagents.workflows.agent.react;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import io.durableagents.workflows.llm.ToolCall;
 
 /**

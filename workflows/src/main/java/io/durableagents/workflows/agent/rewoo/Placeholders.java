@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.durableagents.workflows.agent.rewoo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import io.durableagents.workflows.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.HashMap;

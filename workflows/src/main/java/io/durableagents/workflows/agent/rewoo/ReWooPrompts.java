@@ -1,7 +1,7 @@
 package io.durableagents.workflows.agent.rewoo;
 
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.agent.Observation;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
 import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.memory.AgentMemory;
 import io.durableagents.workflows.memory.MemoryPrompts;

@@ -2,8 +2,8 @@ package io.durableagents.workflows.simulation.epstein;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import io.durableagents.workflows.scenario.InvalidParameterException;
-import io.durableagents.workflows.scenario.Param;
+import io.durableagents.api.InvalidParameterException;
+import io.durableagents.api.Param;
 
 /**
  * The parameters of Epstein's civil violence model (Epstein 2002), with Mesa-LLM's reference

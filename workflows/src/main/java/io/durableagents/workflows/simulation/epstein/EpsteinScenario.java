@@ -1,11 +1,11 @@
 package io.durableagents.workflows.simulation.epstein;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.agent.Observation;
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.scenario.Scenario;
-import io.durableagents.workflows.simulation.ScenarioWorld;
-import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
+import io.durableagents.api.Scenario;
+import io.durableagents.api.ScenarioWorld;
+import io.durableagents.api.SeededRandom;
 import io.durableagents.workflows.simulation.grid.Direction;
 import io.durableagents.workflows.simulation.grid.GridPosition;
 import io.durableagents.workflows.simulation.grid.Torus;

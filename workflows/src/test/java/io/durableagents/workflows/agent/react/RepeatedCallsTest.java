@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import io.durableagents.workflows.llm.ToolCall;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package io.durableagents.workflows.agent.react;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import io.durableagents.workflows.llm.ToolCall;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.Json;
+import io.durableagents.api.Json;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -3,9 +3,9 @@ package io.durableagents.workflows.simulation.epstein;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.agent.WorldAction;
-import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.api.Json;
+import io.durableagents.api.SeededRandom;
+import io.durableagents.api.WorldAction;
 import io.durableagents.workflows.simulation.grid.Direction;
 import java.util.List;
 import java.util.Random;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.durableagents.workflows.Json;
-import io.durableagents.workflows.agent.Observation;
-import io.durableagents.workflows.agent.WorldAction;
-import io.durableagents.workflows.simulation.SeededRandom;
+import io.durableagents.api.Json;
+import io.durableagents.api.Observation;
+import io.durableagents.api.SeededRandom;
+import io.durableagents.api.WorldAction;
 import io.durableagents.workflows.simulation.grid.GridPosition;
 import java.util.List;
 import java.util.Map;

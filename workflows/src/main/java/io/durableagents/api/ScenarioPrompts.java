@@ -1,7 +1,6 @@
-package io.durableagents.workflows.scenario;
+package io.durableagents.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.agent.Observation;
 
 /**
  * The prompts of one scenario. They live in code, not in workflow inputs, so that a history never

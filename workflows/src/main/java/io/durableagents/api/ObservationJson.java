@@ -1,4 +1,4 @@
-package io.durableagents.workflows.agent;
+package io.durableagents.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -38,9 +38,9 @@ import java.util.TreeMap;
  * the same text), and an observation written the old way, {@code localState} as a map of maps (older
  * histories), reads as it always did.
  */
-public final class ObservationJson {
+final class ObservationJson {
   /** The property of the neighbour table. */
-  public static final String TABLE = "localStateTable";
+  static final String TABLE = "localStateTable";
 
   private ObservationJson() {}
 

@@ -1,4 +1,4 @@
-package io.durableagents.activities.rules;
+package io.durableagents.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
@@ -18,7 +18,7 @@ public record RuleDecision(List<String> thoughts, List<Action> actions) {
    * return Optional.of(new RuleDecision(List.of("The cell to the north is free."), List.of(move)));
    * }</pre>
    *
-   * <p>{@code Json} is {@code io.durableagents.workflows.Json}, the Jackson mapper workflows use.
+   * <p>{@code Json} is {@code io.durableagents.api.Json}, the Jackson mapper workflows use.
    */
   public record Action(String tool, ObjectNode arguments) {}
 }

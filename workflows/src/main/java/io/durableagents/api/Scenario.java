@@ -1,8 +1,6 @@
-package io.durableagents.workflows.scenario;
+package io.durableagents.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.durableagents.workflows.simulation.ScenarioWorld;
-import io.durableagents.workflows.simulation.SeededRandom;
 import java.util.List;
 
 /**
@@ -25,8 +23,8 @@ import java.util.List;
  * }</pre>
  *
  * <p>A simulation names its scenario ({@code SimulationInput.scenario()}) and carries the parameters as
- * one JSON object ({@code SimulationInput.parameters()}); the workflow reads and checks them with
- * {@link ScenarioParameters} before the first step, so a bad value ends the run at once with a
+ * one JSON object ({@code SimulationInput.parameters()}); the workflow reads them and checks them
+ * against their {@link Param} ranges and {@link #check} before the first step, so a bad value ends the run at once with a
  * message naming the parameter, the value and what is allowed.
  *
  * @param <P> the parameters record

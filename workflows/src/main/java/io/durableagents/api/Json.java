@@ -1,4 +1,4 @@
-package io.durableagents.workflows;
+package io.durableagents.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

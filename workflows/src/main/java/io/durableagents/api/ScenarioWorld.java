@@ -1,7 +1,5 @@
-package io.durableagents.workflows.simulation;
+package io.durableagents.api;
 
-import io.durableagents.workflows.agent.Observation;
-import io.durableagents.workflows.agent.WorldAction;
 import java.util.List;
 import java.util.Map;
 
@@ -9,9 +7,9 @@ import java.util.Map;
  * The simulated world of one scenario, kept as workflow state. Everything here is deterministic:
  * randomness comes only from the {@link SeededRandom} the simulation passes in.
  *
- * <p>A {@link io.durableagents.workflows.scenario.Scenario} creates its world ({@link
- * io.durableagents.workflows.scenario.Scenario#create}) and restores it from a snapshot ({@link
- * io.durableagents.workflows.scenario.Scenario#restore}); the world's actions are declared to models
+ * <p>A {@link io.durableagents.api.Scenario} creates its world ({@link
+ * io.durableagents.api.Scenario#create}) and restores it from a snapshot ({@link
+ * io.durableagents.api.Scenario#restore}); the world's actions are declared to models
  * as {@code @Tool} methods of a class registered with the scenario on the worker.
  */
 public interface ScenarioWorld {

@@ -1,4 +1,4 @@
-package io.durableagents.workflows.scenario;
+package io.durableagents.api;
 
 /**
  * A scenario parameter whose value is not allowed. Its message names the scenario, the parameter, the

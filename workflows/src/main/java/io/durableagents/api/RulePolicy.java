@@ -1,11 +1,11 @@
-package io.durableagents.activities.rules;
+package io.durableagents.api;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A scenario's classic rule-based policy, which the offline {@code rules} model ({@link
+ * A scenario's classic rule-based policy, which the offline {@code rules} model ({@code
  * RulesChatModel}) plays in place of an LLM, through every strategy: so a scenario runs, and its
  * tests run, with no network and no key. Registered with its scenario on the worker:
  *

@@ -1,4 +1,4 @@
-package io.durableagents.workflows.agent;
+package io.durableagents.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.JsonNode;

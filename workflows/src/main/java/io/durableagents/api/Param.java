@@ -1,4 +1,4 @@
-package io.durableagents.workflows.scenario;
+package io.durableagents.api;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

@@ -1,4 +1,4 @@
-package io.durableagents.workflows.simulation;
+package io.durableagents.api;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
