@@ -11,7 +11,7 @@ import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.task.AgentTaskInput;
-import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.agent.AgentTaskResult;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
 import io.temporal.api.history.v1.HistoryEvent;

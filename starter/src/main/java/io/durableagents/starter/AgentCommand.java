@@ -8,7 +8,7 @@ import io.durableagents.workflows.agent.rewoo.ReWooStep;
 import io.durableagents.workflows.agent.rewoo.ReWooStepResult;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.task.AgentTaskInput;
-import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.agent.AgentTaskResult;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.temporal.client.WorkflowOptions;
 import java.io.PrintStream;

@@ -1,12 +1,12 @@
 package io.durableagents.starter;
 
+import io.durableagents.scenarios.epstein.EpsteinParameters;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
-import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowOptions;

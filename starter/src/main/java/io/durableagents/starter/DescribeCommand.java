@@ -3,7 +3,7 @@ package io.durableagents.starter;
 import io.durableagents.worker.TemporalConnection;
 import io.durableagents.workflows.simulation.PlanCounts;
 import io.durableagents.workflows.simulation.SimulationProgress;
-import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.agent.AgentTaskResult;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.StepCounts;

@@ -12,17 +12,18 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.ToolChoice;
 import io.durableagents.activities.llm.LatencyChatModel;
 import io.durableagents.activities.rules.RulesChatModel;
-import io.durableagents.activities.tools.EpsteinActions;
 import io.durableagents.api.Observation;
 import io.durableagents.api.SeededRandom;
+import io.durableagents.scenarios.epstein.EpsteinActions;
+import io.durableagents.scenarios.epstein.EpsteinParameters;
+import io.durableagents.scenarios.epstein.EpsteinRulePolicy;
+import io.durableagents.scenarios.epstein.EpsteinScenario;
+import io.durableagents.scenarios.epstein.EpsteinWorld;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.AgentStepInput;
 import io.durableagents.workflows.agent.AgentStepWorkflow;
 import io.durableagents.workflows.agent.cot.CotPrompts;
-import io.durableagents.workflows.simulation.epstein.EpsteinParameters;
-import io.durableagents.workflows.simulation.epstein.EpsteinScenario;
-import io.durableagents.workflows.simulation.epstein.EpsteinWorld;
 import io.temporal.client.WorkflowOptions;
 import java.time.Duration;
 import java.util.List;
@@ -60,7 +61,8 @@ final class OverheadBenchmark {
         step.step(input);
         durable[i] = System.nanoTime() - t0;
       }
-      ChatModel model = new LatencyChatModel(new RulesChatModel(), Duration.ofMillis(latency));
+      ChatModel model = new LatencyChatModel(
+          new RulesChatModel(Map.of(EpsteinScenario.NAME, new EpsteinRulePolicy())), Duration.ofMillis(latency));
       inProcessStep(model, input);
       long[] direct = new long[runs];
       for (int i = 0; i < runs; i++) {

@@ -76,8 +76,8 @@ class AgentCommandTest {
   @Test
   void aLongReActAnswerIsPrintedOnceAndAnEmptyOrCutAnswerSaysSo() {
     String answer = "x".repeat(100_000);
-    io.durableagents.workflows.task.AgentTaskResult r = new io.durableagents.workflows.task.AgentTaskResult(
-        answer, "react", null, List.of(new io.durableagents.workflows.task.AgentTaskResult.AgentTurn(1, answer, List.of())),
+    io.durableagents.workflows.agent.AgentTaskResult r = new io.durableagents.workflows.agent.AgentTaskResult(
+        answer, "react", null, List.of(new io.durableagents.workflows.agent.AgentTaskResult.AgentTurn(1, answer, List.of())),
         null, List.of(), 0, null, 1, 0);
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     AgentCommand.print(r, new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
@@ -86,7 +86,7 @@ class AgentCommandTest {
 
     bytes.reset();
     AgentCommand.print(r.withOutcome(List.of("cut answer: the answer was cut at the model's output limit"),
-        io.durableagents.workflows.task.AgentTaskResult.CUT),
+        io.durableagents.workflows.agent.AgentTaskResult.CUT),
         new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
     out = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(out.contains("Answer (cut at the output limit: incomplete):"), out.substring(0, 300));
@@ -95,8 +95,8 @@ class AgentCommandTest {
     // an answer is exit code 0; an empty or cut one is not a plain success
     assertEquals(0, AgentCommand.exitCode(r));
     assertEquals(1, AgentCommand.exitCode(r.withOutcome(List.of(),
-        io.durableagents.workflows.task.AgentTaskResult.CUT)));
+        io.durableagents.workflows.agent.AgentTaskResult.CUT)));
     assertEquals(1, AgentCommand.exitCode(r.withOutcome(List.of(),
-        io.durableagents.workflows.task.AgentTaskResult.EMPTY)));
+        io.durableagents.workflows.agent.AgentTaskResult.EMPTY)));
   }
 }

@@ -28,7 +28,7 @@ class AgentStepShapeTest {
       "simulation-intervened.json", "agent-step-rewoo-reused.json", "agent-task-react.json"})
   void largestTaskIsTheCompletionWithTheMostBytesOfCommands(String file) throws IOException {
     List<HistoryEvent> events = WorkflowExecutionHistory.fromJson(
-        Files.readString(Path.of("..", "worker", "src", "test", "resources", "histories", file))).getEvents();
+        Files.readString(Path.of("..", "scenarios", "src", "test", "resources", "histories", file))).getEvents();
     Map<Long, long[]> byTask = new HashMap<>(); // completed event id -> {commands, bytes}
     for (HistoryEvent e : events) {
       long task = completedEventId(e);
@@ -52,7 +52,7 @@ class AgentStepShapeTest {
   @ValueSource(strings = {"simulation-epstein-cot.json"})
   void aSimulationsLargestTaskIsTheOneThatStartsAStepsAgents(String file) throws IOException {
     List<HistoryEvent> events = WorkflowExecutionHistory.fromJson(
-        Files.readString(Path.of("..", "worker", "src", "test", "resources", "histories", file))).getEvents();
+        Files.readString(Path.of("..", "scenarios", "src", "test", "resources", "histories", file))).getEvents();
     long mostStarts = 0;
     long starts = 0;
     for (HistoryEvent e : events) {

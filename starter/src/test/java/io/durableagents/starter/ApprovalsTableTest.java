@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.workflows.approval.ApprovalOutcome;
 import io.durableagents.workflows.approval.ToolApproval;
-import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.agent.AgentTaskResult;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

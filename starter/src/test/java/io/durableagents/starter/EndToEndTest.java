@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.durableagents.testkit.WorkflowHistories;
 import io.durableagents.worker.CompletedActivities;
-import io.durableagents.workflows.agent.AgentGroupStepWorkflowImpl;
-import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
+import io.durableagents.worker.DurableAgentsPlugin;
 import io.durableagents.workflows.simulation.SimulationProgress;
-import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
-import io.temporal.common.WorkflowExecutionHistory;
-import io.temporal.testing.WorkflowReplayer;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
+import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.File;
@@ -171,9 +169,8 @@ class EndToEndTest {
         && group.contains("llm: rules · citizen-0 (cot-reasoning, tool choice none)"), group);
     Path exported = dir.resolve("e2e-crash-history.json");
     starter("history", "e2e-crash", "-o", exported.toAbsolutePath().toString());
-    WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(Files.readString(exported), "e2e-crash"),
-        SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class);
+    WorkflowHistories.replay(DurableAgentsPlugin.newBuilder().configureFromClasspath().build(),
+        WorkflowExecutionHistory.fromJson(Files.readString(exported), "e2e-crash"));
 
     System.out.printf("kill -9 at step %d of %d; %d retried because they were in flight%n",
         stepAtKill, STEPS, retriedInFlight);
@@ -355,8 +352,7 @@ class EndToEndTest {
       assertEquals(n < runs ? io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
           : io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, last,
           "last event of run " + n + " of " + id);
-      WorkflowReplayer.replayWorkflowExecution(run,
-          SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class);
+      WorkflowHistories.replay(DurableAgentsPlugin.newBuilder().configureFromClasspath().build(), run);
     }
     assertFalse(Files.exists(out.resolve(id + ".run-" + (runs + 1) + ".json")), "only " + runs + " runs");
   }

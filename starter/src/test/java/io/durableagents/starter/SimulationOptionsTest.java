@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durableagents.scenarios.negotiation.NegotiationParameters;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.memory.MemoryKind;
-import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.scenario.ScenarioParameters;
-import io.durableagents.workflows.simulation.negotiation.NegotiationParameters;
+import io.durableagents.workflows.simulation.SimulationInput;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

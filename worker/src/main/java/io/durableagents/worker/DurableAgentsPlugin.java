@@ -335,6 +335,12 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       return this;
     }
 
+    /** Applies {@code extension}: registers its scenarios, tools and models on this builder. */
+    public Builder apply(DurableAgentsExtension extension) {
+      extension.configure(this);
+      return this;
+    }
+
     /**
      * Applies every {@link DurableAgentsExtension} listed in {@code META-INF/services} on the
      * classpath, as the command line does: a project's jar brings its scenarios, tools and models.
@@ -351,7 +357,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
       return this;
     }
 
-    /** The scenarios registered so far, by name (the built-in ones first). */
+    /** The scenarios registered so far, by name, in the order they were registered. */
     public ScenarioRegistry scenarios() {
       return settings.registrations.scenarios();
     }

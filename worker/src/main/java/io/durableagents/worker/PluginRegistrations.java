@@ -4,7 +4,6 @@ import dev.langchain4j.model.chat.ChatModel;
 import io.durableagents.activities.llm.ChatModelProvider;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.activities.rules.RulesChatModel;
-import io.durableagents.activities.scenario.BuiltinScenarioRegistrations;
 import io.durableagents.activities.scenario.ScenarioRegistration;
 import io.durableagents.activities.tools.CalculatorTool;
 import io.durableagents.activities.tools.FileReaderTool;
@@ -130,7 +129,7 @@ final class PluginRegistrations {
     ChatModelProvider.Builder provider = ChatModelProvider.newBuilder().settings(settings);
     if (!models.containsKey(RulesChatModel.MODEL_NAME)) {
       provider.register(RulesChatModel.MODEL_NAME,
-          new RulesChatModel(BuiltinScenarioRegistrations.policies(List.copyOf(scenarios.values())))
+          new RulesChatModel(ScenarioRegistration.policies(List.copyOf(scenarios.values())))
               .withDelay(rulesDelayMillis));
     }
     models.forEach(provider::register);

@@ -4,7 +4,6 @@ import io.durableagents.activities.checkpoint.CheckpointStore;
 import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.activities.payload.PayloadGuard;
-import io.durableagents.activities.scenario.BuiltinScenarioRegistrations;
 import io.durableagents.worker.tracing.AgentTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -41,8 +40,6 @@ final class PluginSettings {
   boolean virtualThreads = WorkerTuning.VIRTUAL_THREADS_AVAILABLE;
   AgentTracing tracing;
 
-  /** Settings with every default, and the built-in scenarios registered first. */
-  PluginSettings() {
-    BuiltinScenarioRegistrations.all().forEach(registrations::addScenario);
-  }
+  /** Settings with every default, and no scenario registered. */
+  PluginSettings() {}
 }

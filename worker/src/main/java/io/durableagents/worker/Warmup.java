@@ -16,13 +16,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replays a few recorded histories (a simulation, an agent step, a group step; shipped in this jar)
- * with the plugin's workflows before a worker polls, so that the classes, Jackson's serializers for our
- * records and the SDK's replay code are loaded and partly compiled when the first real tasks arrive.
- * A worker started after another was killed takes over hundreds of workflows at once and replays their
- * histories; cold, the simulation's own replay took longer than its workflow task timeout on a busy
- * machine. It never delays polling by more than {@link #AT_MOST}, and a history that does not replay
- * (another version of the workflows) is skipped: the warm-up is an optimisation, never a failure.
+ * Replays a few recorded histories (a simulation, an agent step, a group step of the built-in
+ * Epstein scenario; shipped in the scenarios jar, under this package's {@code warmup/}) with the
+ * plugin's workflows before a worker polls, so that the classes, Jackson's serializers for our
+ * records and the SDK's replay code are loaded and partly compiled when the first real tasks
+ * arrive. A worker started after another was killed takes over hundreds of workflows at once and
+ * replays their histories; cold, the simulation's own replay took longer than its workflow task
+ * timeout on a busy machine. It never delays polling by more than {@link #AT_MOST}, and a history
+ * that does not replay (another version of the workflows, or no scenarios jar on the classpath) is
+ * skipped: the warm-up is an optimisation, never a failure.
  *
  * <pre>{@code
  * Warmup.Result r = Warmup.run(client, plugin); // before WorkerFactory.start()

@@ -32,7 +32,7 @@ import io.durableagents.workflows.approval.TimeoutDecision;
 import io.durableagents.workflows.approval.ToolApproval;
 import io.durableagents.workflows.approval.ToolApprovals;
 import io.durableagents.workflows.task.AgentTaskInput;
-import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.agent.AgentTaskResult;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;

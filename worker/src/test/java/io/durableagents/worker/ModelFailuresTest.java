@@ -15,7 +15,7 @@ import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.llm.LlmFailureTypes;
 import io.durableagents.workflows.task.AgentTaskInput;
-import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.agent.AgentTaskResult;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;

@@ -13,7 +13,6 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.FinishReason;
 import dev.langchain4j.model.output.TokenUsage;
 import io.durableagents.activities.llm.WarningChatResponseMetadata;
-import io.durableagents.activities.scenario.BuiltinScenarioRegistrations;
 import io.durableagents.api.RuleDecision;
 import io.durableagents.api.RulePolicy;
 import io.durableagents.workflows.agent.cot.CotPrompts;
@@ -70,9 +69,12 @@ public final class RulesChatModel implements ChatModel {
   private final Map<String, RulePolicy> policies;
   private final long delayMillis;
 
-  /** A rules model with the policies of the built-in scenarios. */
+  /**
+   * A rules model with no scenario's policy: it plays the autonomous agent and the task agent, and
+   * says of any scenario that it has no policy for it.
+   */
   public RulesChatModel() {
-    this(BuiltinScenarioRegistrations.policies(BuiltinScenarioRegistrations.all()));
+    this(Map.of());
   }
 
   /**

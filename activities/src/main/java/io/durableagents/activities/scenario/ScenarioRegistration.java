@@ -6,7 +6,9 @@ import io.durableagents.api.Scenario;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A scenario as a worker registers it: the deterministic {@link Scenario} (world, parameters,
@@ -59,5 +61,16 @@ public record ScenarioRegistration(Scenario<?> scenario, Object actions, RulePol
       }
     }
     return names;
+  }
+
+  /** The rule policies of {@code registrations}, by scenario name (those without one left out). */
+  public static Map<String, RulePolicy> policies(List<ScenarioRegistration> registrations) {
+    Map<String, RulePolicy> policies = new LinkedHashMap<>();
+    for (ScenarioRegistration r : registrations) {
+      if (r.rulePolicy() != null) {
+        policies.put(r.scenario().name(), r.rulePolicy());
+      }
+    }
+    return policies;
   }
 }

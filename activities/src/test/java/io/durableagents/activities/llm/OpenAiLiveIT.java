@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.durableagents.activities.tools.BuiltinTools;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmRequest;
 import io.durableagents.workflows.llm.LlmResponse;
@@ -29,7 +28,7 @@ class OpenAiLiveIT {
     assumeTrue(System.getenv("OPENAI_API_KEY") != null, "OPENAI_API_KEY is not set");
     String model = "openai:" + System.getenv().getOrDefault("OPENAI_MODEL", "gpt-4o-mini");
     LlmActivitiesImpl llm = new LlmActivitiesImpl(ChatModelProvider.newBuilder()
-        .settings(LlmSettings.fromEnvironment(System.getenv())).build(), BuiltinTools.registry(Path.of(".")));
+        .settings(LlmSettings.fromEnvironment(System.getenv())).build(), CitizenActions.registry(Path.of(".")));
 
     LlmResponse r = llm.chat(new LlmRequest(model, List.of(ChatTurn.user("What is 17 * 23? Use the calculator.")),
         List.of("calculator"), ToolChoice.REQUIRED, 0.0, "it"));

@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.client.WireMock;
-import io.durableagents.activities.tools.BuiltinTools;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmActivities;
@@ -76,7 +75,7 @@ class OpenAiWireTest {
 
   private static LlmActivitiesImpl activitiesFor(LlmSettings settings) {
     return new LlmActivitiesImpl(ChatModelProvider.newBuilder().settings(settings).build(),
-        BuiltinTools.registry(Path.of("target")));
+        CitizenActions.registry(Path.of("target")));
   }
 
   private static LlmRequest request(List<String> tools, ToolChoice choice) {
@@ -237,7 +236,7 @@ class OpenAiWireTest {
     standIn.server.resetAll();
     standIn.answer(ok(text(whole)));
     LlmActivitiesImpl small = new LlmActivitiesImpl(ChatModelProvider.newBuilder().settings(LlmSettings.newBuilder()
-        .openAiBaseUrl(standIn.baseUrl()).openAiApiKey(KEY).build()).build(), BuiltinTools.registry(Path.of("target")),
+        .openAiBaseUrl(standIn.baseUrl()).openAiApiKey(KEY).build()).build(), CitizenActions.registry(Path.of("target")),
         io.durableagents.activities.metrics.AgentMetrics.none(),
         new io.durableagents.activities.payload.PayloadGuard(64 * 1024, io.durableagents.activities.payload.PayloadGuard.Mode.TRUNCATE));
     LlmResponse over = small.chat(planRequest);

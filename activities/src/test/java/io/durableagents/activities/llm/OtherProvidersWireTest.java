@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
-import io.durableagents.activities.tools.BuiltinTools;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmFailureTypes;
 import io.durableagents.workflows.llm.LlmRequest;
@@ -37,7 +36,7 @@ class OtherProvidersWireTest {
     LlmSettings settings = LlmSettings.newBuilder().anthropicBaseUrl(base + "/v1/")
         .anthropicApiKey("ant-secret").ollamaBaseUrl(base).build();
     activities = new LlmActivitiesImpl(ChatModelProvider.newBuilder().settings(settings).build(),
-        BuiltinTools.registry(Path.of("target")));
+        CitizenActions.registry(Path.of("target")));
   }
 
   @AfterEach

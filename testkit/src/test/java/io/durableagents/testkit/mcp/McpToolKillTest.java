@@ -10,7 +10,7 @@ import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.task.AgentTaskInput;
-import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.agent.AgentTaskResult;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;

@@ -1,13 +1,10 @@
 package io.durableagents.workflows.agent;
 
-import io.durableagents.workflows.simulation.AgentStepFailures;
-import io.temporal.failure.ActivityFailure;
-import io.temporal.failure.ApplicationFailure;
-
 import io.durableagents.workflows.approval.ApprovalBook;
-import io.durableagents.workflows.scenario.BuiltinScenarios;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.tools.ToolPolicies;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -32,11 +29,6 @@ public class AgentGroupStepWorkflowImpl implements AgentGroupStepWorkflow {
 
   private final ScenarioRegistry scenarios;
   private final ToolPolicies toolPolicies;
-
-  /** A group step that knows the built-in scenarios only, and runs tools with the default options. */
-  public AgentGroupStepWorkflowImpl() {
-    this(BuiltinScenarios.registry());
-  }
 
   /** A group step that knows {@code scenarios}, and runs tools with the default options. */
   public AgentGroupStepWorkflowImpl(ScenarioRegistry scenarios) {

@@ -33,6 +33,12 @@ public record AgentStepInput(
     List<String> worldActions,
     AgentOptions options,
     AgentMemory memory) {
+  /**
+   * The key of the observation's self state under which a simulation tells an agent what its last
+   * actions did ({@code "moved to [1, 0]"}, {@code "blocked, cell [x, y] is taken"}).
+   */
+  public static final String LAST_ACTION_RESULTS = "last_action_results";
+
 
   /** An input without memory. */
   public AgentStepInput(String simulationId, String scenario, String agentId, String role,

@@ -6,9 +6,7 @@ import io.durableagents.workflows.agent.react.ReactReasoning;
 import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
 import io.durableagents.workflows.approval.ApprovalBook;
 import io.durableagents.workflows.llm.SpentBeforeFailure;
-import io.durableagents.workflows.scenario.BuiltinScenarios;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
-import io.durableagents.workflows.simulation.SimulationFailureTypes;
 import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
@@ -26,11 +24,6 @@ public class AgentStepWorkflowImpl implements AgentStepWorkflow {
 
   private final ScenarioRegistry scenarios;
   private final ToolPolicies toolPolicies;
-
-  /** An agent step that knows the built-in scenarios only, and runs tools with the default options. */
-  public AgentStepWorkflowImpl() {
-    this(BuiltinScenarios.registry());
-  }
 
   /** An agent step that knows {@code scenarios}, and runs tools with the default options. */
   public AgentStepWorkflowImpl(ScenarioRegistry scenarios) {
@@ -113,7 +106,7 @@ public class AgentStepWorkflowImpl implements AgentStepWorkflow {
       return scenarios.prompts(input.scenario());
     } catch (IllegalArgumentException e) {
       throw ApplicationFailure.newNonRetryableFailure(
-          e.getMessage(), SimulationFailureTypes.UNKNOWN_SCENARIO);
+          e.getMessage(), ScenarioRegistry.UNKNOWN_SCENARIO);
     }
   }
 

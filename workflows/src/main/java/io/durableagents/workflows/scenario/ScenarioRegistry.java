@@ -21,6 +21,9 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public final class ScenarioRegistry {
+  /** The failure type of a run or agent step naming a scenario the worker has not registered. */
+  public static final String UNKNOWN_SCENARIO = "UnknownScenario";
+
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]*");
 
   private final Map<String, Scenario<?>> scenarios;

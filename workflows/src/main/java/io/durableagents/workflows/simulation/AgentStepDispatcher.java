@@ -1,5 +1,6 @@
 package io.durableagents.workflows.simulation;
 
+import io.durableagents.workflows.agent.AgentStepFailures;
 import io.durableagents.workflows.SearchAttributes;
 import io.durableagents.workflows.agent.AgentGroupInputParts;
 import io.durableagents.workflows.agent.AgentGroupStepInput;

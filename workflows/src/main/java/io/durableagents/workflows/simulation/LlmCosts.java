@@ -1,5 +1,6 @@
 package io.durableagents.workflows.simulation;
 
+import io.durableagents.workflows.agent.AgentStepFailures;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.agent.AgentStepResult;

@@ -1,12 +1,14 @@
 package io.durableagents.workflows.simulation;
 
+import io.durableagents.workflows.scenario.ScenarioRegistry;
+
 /** The types of failures a simulation ends with; none of them is retried. */
 public final class SimulationFailureTypes {
   /** The input has a value out of range (steps, concurrency, memory settings, ...). */
   public static final String INVALID_INPUT = "InvalidSimulationInput";
 
   /** The input names a scenario this worker has not registered; the message names the registered ones. */
-  public static final String UNKNOWN_SCENARIO = "UnknownScenario";
+  public static final String UNKNOWN_SCENARIO = ScenarioRegistry.UNKNOWN_SCENARIO;
 
   /**
    * A scenario parameter's value is not allowed; the message names the parameter, the value and what

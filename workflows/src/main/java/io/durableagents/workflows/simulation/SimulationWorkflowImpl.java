@@ -19,7 +19,6 @@ import io.durableagents.workflows.llm.LlmActivities;
 import io.durableagents.workflows.llm.LlmCallOptions;
 import io.durableagents.workflows.memory.MemoryEntry;
 import io.durableagents.workflows.memory.MemoryKeeper;
-import io.durableagents.workflows.scenario.BuiltinScenarios;
 import io.durableagents.workflows.scenario.ScenarioParameters;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.temporal.failure.ApplicationFailure;
@@ -60,7 +59,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   public static final long HISTORY_BYTES_BUDGET = 5L * 1024 * 1024;
 
   /** The key under which an agent's observation carries the outcomes of its last actions. */
-  public static final String LAST_ACTION_RESULTS = "last_action_results";
+  public static final String LAST_ACTION_RESULTS = AgentStepInput.LAST_ACTION_RESULTS;
 
   /** The key under which an agent's observation carries the messages other agents sent it. */
   public static final String MESSAGES = "messages";
@@ -78,11 +77,6 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
   private String simulationId;
   /** Whether a step is running (between its start and its boundary). */
   private boolean stepRunning;
-
-  /** A simulation that knows the built-in scenarios only. */
-  public SimulationWorkflowImpl() {
-    this(BuiltinScenarios.registry());
-  }
 
   /** A simulation that knows {@code scenarios} (the plugin passes the worker's registry). */
   public SimulationWorkflowImpl(ScenarioRegistry scenarios) {
@@ -264,7 +258,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       state.agentStepBytes = state.agentStepBytes.plus(dispatcher.bytesOf(results));
     }
     state.count(inputs, results);
-    state.failedAgentSteps += AgentStepFailures.settle(results, inputs.keySet(),
+    state.failedAgentSteps += FailedAgentSteps.settle(results, inputs.keySet(),
         input.agentOptions().agentFailureMode(), input.agentOptions().strategy(), current);
     return results;
   }

@@ -1,5 +1,6 @@
 package io.durableagents.workflows.simulation;
 
+import io.durableagents.workflows.agent.AgentStepFailures;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Promise;

@@ -1,5 +1,7 @@
 package io.durableagents.workflows.task;
 
+import io.durableagents.workflows.agent.AgentTaskResult;
+
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 

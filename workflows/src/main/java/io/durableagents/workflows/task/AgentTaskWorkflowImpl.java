@@ -1,5 +1,7 @@
 package io.durableagents.workflows.task;
 
+import io.durableagents.workflows.agent.AgentTaskResult;
+
 import io.durableagents.api.Observation;
 import io.durableagents.api.ScenarioPrompts;
 import io.durableagents.workflows.agent.AgentRuntime;

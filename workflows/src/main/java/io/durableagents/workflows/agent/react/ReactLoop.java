@@ -10,7 +10,7 @@ import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.LlmResponse;
 import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.llm.ToolChoice;
-import io.durableagents.workflows.task.AgentTaskResult.AgentTurn;
+import io.durableagents.workflows.agent.AgentTaskResult.AgentTurn;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;

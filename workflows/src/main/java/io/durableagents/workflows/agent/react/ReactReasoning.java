@@ -12,8 +12,8 @@ import io.durableagents.workflows.agent.ToolOutcome;
 import io.durableagents.workflows.agent.cot.CotPrompts;
 import io.durableagents.workflows.llm.ChatTurn;
 import io.durableagents.workflows.llm.ToolCall;
-import io.durableagents.workflows.task.AgentTaskResult.AgentTurn;
-import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.agent.AgentTaskResult.AgentTurn;
+import io.durableagents.workflows.agent.AgentTaskResult;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -19,8 +19,7 @@ import io.durableagents.workflows.llm.LlmRequest;
 import io.durableagents.workflows.llm.LlmResponse;
 import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.llm.ToolChoice;
-import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
-import io.durableagents.workflows.task.AgentTaskResult;
+import io.durableagents.workflows.agent.AgentTaskResult;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -454,7 +453,7 @@ public final class ReWooReasoning {
     if (!r.succeeded() || r.output() != null) {
       return plan;
     }
-    Object seen = observation.selfState().get(SimulationWorkflowImpl.LAST_ACTION_RESULTS);
+    Object seen = observation.selfState().get(AgentStepInput.LAST_ACTION_RESULTS);
     if (seen instanceof List) {
       for (Object line : (List<?>) seen) {
         if (line instanceof String && ((String) line).startsWith(r.tool() + ":")) {
