@@ -1,5 +1,6 @@
 package io.durableagents.starter;
 
+import io.durableagents.starter.run.SimulationOptions;
 import io.durableagents.workflows.scenario.ParameterSpec;
 import io.durableagents.workflows.scenario.Scenario;
 import io.durableagents.workflows.scenario.ScenarioParameters;
@@ -10,11 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Ansi;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code help [COMMAND [SUBCOMMAND]] [--scenario NAME]}: a command's usage, as {@code COMMAND --help}
