@@ -287,4 +287,30 @@ public final class BenchmarkCommand implements Callable<Integer> {
     System.out.flush();
     report.append(text).append('\n');
   }
+
+  /** A part's heading ({@code ## heading}) and the paragraph that says what it measures. */
+  void section(String heading, String text) {
+    line("## " + heading);
+    line("");
+    paragraph(text);
+  }
+
+  /** A paragraph of the report and the blank line after it. */
+  void paragraph(String text) {
+    line(text);
+    line("");
+  }
+
+  /** A table's header row ({@code | a | b |}) and its alignment row ({@code | --- | ---: |}). */
+  void tableHeader(String header, String alignment) {
+    line(header);
+    line(alignment);
+  }
+
+  /** A whole table: its header and alignment rows, its rows, and the blank line after it. */
+  void table(String header, String alignment, List<String> rows) {
+    tableHeader(header, alignment);
+    rows.forEach(this::line);
+    line("");
+  }
 }

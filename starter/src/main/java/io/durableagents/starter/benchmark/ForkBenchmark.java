@@ -41,14 +41,12 @@ final class ForkBenchmark {
       worker.stop();
     }
     double recordedSeconds = (System.nanoTime() - started) / 1e9;
-    bench.line("## 5. Forks");
-    bench.line("");
-    bench.line("A " + total + "-step simulation of " + n + " agents (CoT, the rules model, continue-as-new every " + every
+    bench.section("5. Forks",
+        "A " + total + "-step simulation of " + n + " agents (CoT, the rules model, continue-as-new every " + every
         + " steps or earlier when the history budget says so) recorded in " + String.format(Locale.ROOT, "%.0f", recordedSeconds) + " s; then the state "
         + "after a step read from its history as `fork` reads it (no worker, no LLM call), 5 times each:");
-    bench.line("");
-    bench.line("| fork at step | where it is | runs fetched | prefixes replayed | ms min / median / max |");
-    bench.line("| ---: | --- | ---: | ---: | --- |");
+    bench.tableHeader("| fork at step | where it is | runs fetched | prefixes replayed | ms min / median / max |",
+        "| ---: | --- | ---: | ---: | --- |");
     int[] steps = {total * 9 / 10, total * 9 / 10 + every / 2, total / 10 + every / 2};
     io.durableagents.worker.DurableAgentsPlugin plugin =
         io.durableagents.worker.DurableAgentsPlugin.newBuilder().configureFromClasspath().build();

@@ -69,31 +69,22 @@ final class HistoryCostBenchmark {
       worker.stop();
     }
     if (bench.parts.contains("history")) {
-      bench.line("## 5. History size");
-      bench.line("");
-      bench.line("Epstein, " + n + " agents x " + simSteps + " steps, `rules` model. An agent step is its own "
+      bench.section("5. History size",
+          "Epstein, " + n + " agents x " + simSteps + " steps, `rules` model. An agent step is its own "
           + "workflow (`AgentStep`); the simulation's own history grows by the columns 'per agent in the "
           + "simulation' for every agent and step. Temporal's limits per workflow run: 50,000 events, 50 MB; "
           + "the last column is the longest run of " + n + " agents whose simulation history stays under 10% "
           + "of both (5,000 events, 5 MB).");
-      bench.line("");
-      bench.line("| strategy | events per agent step | bytes per agent step | simulation events per agent-step "
-          + "| simulation bytes per agent-step | longest run under 10% (steps, " + n + " agents) |");
-      bench.line("| --- | ---: | ---: | ---: | ---: | ---: |");
-      historyRows.forEach(bench::line);
-      bench.line("");
+      bench.table("| strategy | events per agent step | bytes per agent step | simulation events per agent-step "
+          + "| simulation bytes per agent-step | longest run under 10% (steps, " + n + " agents) |",
+          "| --- | ---: | ---: | ---: | ---: | ---: |", historyRows);
     }
     if (bench.parts.contains("cost")) {
-      bench.line("## 6. Cost per agent step");
-      bench.line("");
-      bench.line("The same runs: LLM calls and tokens per simulated agent step (the `rules` model's token counts are "
+      bench.section("6. Cost per agent step",
+          "The same runs: LLM calls and tokens per simulated agent step (the `rules` model's token counts are "
           + "estimates, four characters a token), and plans made / agent steps served from a plan / re-plans.");
-      bench.line("");
-      bench.line("| strategy | LLM calls per agent step | input tokens per agent step | output tokens per agent step "
-          + "| plans made / steps reused / re-plans |");
-      bench.line("| --- | ---: | ---: | ---: | ---: |");
-      costRows.forEach(bench::line);
-      bench.line("");
+      bench.table("| strategy | LLM calls per agent step | input tokens per agent step | output tokens per agent step "
+          + "| plans made / steps reused / re-plans |", "| --- | ---: | ---: | ---: | ---: |", costRows);
     }
   }
 }

@@ -71,15 +71,12 @@ final class OverheadBenchmark {
       }
       double d = median(durable) / 1e6;
       double p = median(direct) / 1e6;
-      bench.line("## 1. Overhead of durability");
-      bench.line("");
-      bench.line("One CoT agent step: 2 LLM calls of L = " + latency + " ms (the `rules` model with added latency), "
+      bench.section("1. Overhead of durability",
+          "One CoT agent step: 2 LLM calls of L = " + latency + " ms (the `rules` model with added latency), "
           + "median of " + runs + " sequential runs. Durable: an `AgentStep` workflow on the embedded "
           + "Temporal, each call an activity (worker in its own JVM). In-process: the same 2 calls through "
           + "LangChain4j's `ChatModel`, no Temporal.");
-      bench.line("");
-      bench.line("| | wall time per step (ms) | per LLM call (ms) |");
-      bench.line("| --- | ---: | ---: |");
+      bench.tableHeader("| | wall time per step (ms) | per LLM call (ms) |", "| --- | ---: | ---: |");
       bench.line(String.format(Locale.ROOT, "| durable (Temporal) | %.1f | %.1f |", d, d / 2));
       bench.line(String.format(Locale.ROOT, "| in-process (LangChain4j) | %.1f | %.1f |", p, p / 2));
       bench.line(String.format(Locale.ROOT, "| **ratio durable / in-process** | **%.2f** | overhead **%.1f ms** per call |",

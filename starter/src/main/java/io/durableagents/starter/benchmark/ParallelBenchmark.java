@@ -48,15 +48,12 @@ final class ParallelBenchmark {
     WorkerFactory factory = WorkerFactory.newInstance(pluggedClient);
     factory.start();
     try {
-      bench.line("## 2. Parallel plan levels");
-      bench.line("");
-      bench.line("A task of " + BenchmarkModels.KEYS + " independent look-ups, each tool call taking " + toolMillis
+      bench.section("2. Parallel plan levels",
+          "A task of " + BenchmarkModels.KEYS + " independent look-ups, each tool call taking " + toolMillis
           + " ms, each LLM call " + latency + " ms (a deterministic scripted model). ReWOO plans all "
           + "look-ups at once and runs them as one level of parallel activities; ReAct looks up one key "
           + "per turn, as the classic loop does. Worker in the driver's JVM.");
-      bench.line("");
-      bench.line("| strategy | wall time (ms) | LLM calls | tool calls |");
-      bench.line("| --- | ---: | ---: | ---: |");
+      bench.tableHeader("| strategy | wall time (ms) | LLM calls | tool calls |", "| --- | ---: | ---: | ---: |");
       Map<Strategy, Long> wall = new LinkedHashMap<>();
       for (Strategy s : List.of(Strategy.REWOO, Strategy.REACT)) {
         runTask(pluggedClient, s, "warm");

@@ -31,9 +31,8 @@ final class RecoveryBenchmark {
 
   /** Part 4: the settings that recovery depends on, then the kills on each server, side by side. */
   void run() throws Exception {
-    bench.line("## 4. Recovery");
-    bench.line("");
-    bench.line("Settings: LLM calls' heartbeat timeout " + io.durableagents.workflows.llm.LlmCallOptions.HEARTBEAT_TIMEOUT
+    bench.section("4. Recovery",
+        "Settings: LLM calls' heartbeat timeout " + io.durableagents.workflows.llm.LlmCallOptions.HEARTBEAT_TIMEOUT
         .toSeconds() + " s (a heartbeat every " + io.durableagents.activities.llm.LlmActivitiesImpl.HEARTBEAT_INTERVAL
         .toSeconds() + " s while a call waits), retried after " + io.durableagents.workflows.llm.LlmCallOptions.RETRY
         .getInitialInterval().toSeconds() + " s; sticky queue timeout 5 s (the SDK's default); the simulation's "
@@ -43,7 +42,6 @@ final class RecoveryBenchmark {
         + " workflow tasks at once per worker; deadlock detection after "
         + io.durableagents.worker.DurableAgentsPlugin.DEADLOCK_DETECTION_TIMEOUT_MS / 1000 + " s. Load average "
         + "when the part started: " + MachineReadings.loadAverage() + ".");
-    bench.line("");
     ServerComparison.RecoveryRows byServer = new ServerComparison.RecoveryRows();
     for (int perWorkflow : bench.agentsPerWorkflow) {
       for (BenchmarkServer.Kind kind : bench.serverKinds) {
@@ -117,10 +115,9 @@ final class RecoveryBenchmark {
         ? "a workflow per agent step" : perWorkflow + " agents per workflow") + ", seed " + seed + ") whose worker "
         + "is killed with kill -9 " + killed.size() + " times; after each kill a new worker (a new JVM) is started "
         + "at once, and the next kill comes once it has completed a call and the run has gone on.");
-    bench.line("");
-    bench.line("| kill | after LLM calls | kill -9 to the new worker polling (ms) | kill -9 to the next completed "
-        + "activity (ms) | that activity | TMPRL1101 in the new worker's log |");
-    bench.line("| ---: | ---: | ---: | ---: | --- | ---: |");
+    bench.tableHeader("| kill | after LLM calls | kill -9 to the new worker polling (ms) | kill -9 to the next "
+        + "completed activity (ms) | that activity | TMPRL1101 in the new worker's log |",
+        "| ---: | ---: | ---: | ---: | --- | ---: |");
     List<Double> nextDone = new ArrayList<>();
     int k = 0;
     for (RecoveryKill kill : killed) {
@@ -135,8 +132,7 @@ final class RecoveryBenchmark {
               : "a call not yet started at the kill") + " | " + MachineReadings.countInLog(kill.worker().log(), "TMPRL1101") + " |");
     }
     bench.line("");
-    bench.line("| measure | value |");
-    bench.line("| --- | ---: |");
+    bench.tableHeader("| measure | value |", "| --- | ---: |");
     if (!nextDone.isEmpty()) {
       bench.line(String.format(Locale.ROOT, "| kill -9 to the next completed activity, median / worst (ms) | **%.0f** / **%.0f** |",
           median(nextDone), nextDone.stream().mapToDouble(Double::doubleValue).max().orElse(0)));

@@ -49,9 +49,8 @@ final class ScaleBenchmark {
    * --repeat} times, round robin, so that the machine's slow and fast moments fall on all of them.
    */
   void run() throws Exception {
-    bench.line("## 3. Scale");
-    bench.line("");
-    bench.line("Epstein simulations with CoT (2 sequential LLM calls per agent step), " + bench.steps + " steps, one worker "
+    bench.section("3. Scale",
+        "Epstein simulations with CoT (2 sequential LLM calls per agent step), " + bench.steps + " steps, one worker "
         + "in its own JVM (-Xmx" + BenchmarkWorker.HEAP + "), `--max-concurrent-agents` = the agent count. Critical path = "
         + "steps x 2 x L. Heap and threads are the worker's maxima, sampled from its metrics endpoint every "
         + "second. "
@@ -60,7 +59,6 @@ final class ScaleBenchmark {
             + "minute). " : "Cold JVMs: no warm-up. ")
         + (bench.repeat > 1 ? "Each row is the median of " + bench.repeat + " runs (min-max in brackets), the configurations "
             + "taking turns." : "One run per row."));
-    bench.line("");
     List<String> javas = MachineReadings.jvmsToMeasure(bench.jvms);
     List<Integer> pollerCounts = bench.pollers == null || bench.pollers.isEmpty() ? java.util.Collections.singletonList(null) : bench.pollers;
     List<ScaleWorker> configurations = new ArrayList<>();
@@ -177,10 +175,9 @@ final class ScaleBenchmark {
        }
       }
     }
-    bench.line("| server | worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | wall (s) | agent steps/s "
-        + "| critical path (s) | wall / critical path | CPU ms per agent step (worker + server) | LLM calls "
-        + "| max heap (MB) | max threads |");
-    bench.line("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    bench.tableHeader(CONFIGURATION_HEADER + " wall (s) | agent steps/s | critical path (s) | wall / critical path "
+        + "| CPU ms per agent step (worker + server) | LLM calls | max heap (MB) | max threads |",
+        CONFIGURATION_ALIGNMENT + " ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (Map.Entry<String, String> row : rowStart.entrySet()) {
       List<ScaleRun> measured = runs.get(row.getKey());
       if (measured == null) {
@@ -206,20 +203,17 @@ final class ScaleBenchmark {
       bench.line(growth);
     }
     if (bench.serverKinds.size() > 1) {
-      bench.line("The same rows on the two servers, side by side (medians; the ratio is the dev server's agent steps/s "
-          + "over the in-memory one's; events and workflow tasks per agent step read from each run's histories; "
-          + "SQLite bytes: the growth of the dev server's database file and its journal over the run, per agent step):");
-      bench.line("");
+      bench.paragraph("The same rows on the two servers, side by side (medians; the ratio is the dev server's agent "
+          + "steps/s over the in-memory one's; events and workflow tasks per agent step read from each run's "
+          + "histories; SQLite bytes: the growth of the dev server's database file and its journal over the run, per "
+          + "agent step):");
       ScaleRows.comparison(runs, shapes, databaseBytes).lines().forEach(bench::line);
     }
     if (!yardstickLines.isEmpty()) {
-      bench.line("The yardstick (`" + bench.yardstick + "`, L = 0, its agent steps per second), run on each server after its "
-          + "rows (`-Dtarget`), compiled against this jar's SDK:");
-      bench.line("");
-      bench.line("| round | server | agents | steps | agent steps/s | wall (s) |");
-      bench.line("| ---: | --- | ---: | ---: | ---: | ---: |");
-      yardstickLines.forEach(bench::line);
-      bench.line("");
+      bench.paragraph("The yardstick (`" + bench.yardstick + "`, L = 0, its agent steps per second), run on each "
+          + "server after its rows (`-Dtarget`), compiled against this jar's SDK:");
+      bench.table("| round | server | agents | steps | agent steps/s | wall (s) |",
+          "| ---: | --- | ---: | ---: | ---: | ---: |", yardstickLines);
     }
     shapeTable("What each configuration's simulation cost Temporal per agent step, read from its histories "
         + "after the run (every workflow of the simulation: its runs and the agent or group step workflows it "
@@ -236,15 +230,19 @@ final class ScaleBenchmark {
   /** A table of what each configuration's histories say: its text, then a row per configuration. */
   private void shapeTable(String text, String header, String alignment, Map<String, String> rowStart,
       Map<String, AgentStepShape> shapes, java.util.function.Function<AgentStepShape, String> cells) {
-    bench.line(text);
-    bench.line("");
-    bench.line("| server | worker JVM | sticky | pollers | agents per workflow | agents | L (ms) | " + header);
-    bench.line("| --- | --- | --- | ---: | ---: | ---: | ---: |" + alignment);
+    bench.paragraph(text);
+    bench.tableHeader(CONFIGURATION_HEADER + " " + header, CONFIGURATION_ALIGNMENT + alignment);
     for (Map.Entry<String, AgentStepShape> e : shapes.entrySet()) {
       bench.line(rowStart.get(e.getKey()) + " " + cells.apply(e.getValue()));
     }
     bench.line("");
   }
+
+  /** The columns that name a configuration, first in every table of the scale part (and their alignment). */
+  private static final String CONFIGURATION_HEADER =
+      "| server | worker JVM | sticky | pollers | agents per workflow | agents | L (ms) |";
+
+  private static final String CONFIGURATION_ALIGNMENT = "| --- | --- | --- | ---: | ---: | ---: | ---: |";
 
   /** Agent steps one embedded server of the scale part keeps before a fresh one is started. */
   private static final long SERVER_AGENT_STEPS = 120_000;
