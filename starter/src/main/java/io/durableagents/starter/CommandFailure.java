@@ -9,31 +9,31 @@ package io.durableagents.starter;
  * throw new CommandFailure(Failures.USAGE, "--id is empty", "leave --id out for a generated one");
  * }</pre>
  */
-final class CommandFailure extends RuntimeException {
+public final class CommandFailure extends RuntimeException {
   private final int exitCode;
   private final String hint;
 
-  CommandFailure(int exitCode, String message, String hint) {
+  public CommandFailure(int exitCode, String message, String hint) {
     this(exitCode, message, hint, null);
   }
 
-  CommandFailure(int exitCode, String message, String hint, Throwable cause) {
+  public CommandFailure(int exitCode, String message, String hint, Throwable cause) {
     super(message, cause);
     this.exitCode = exitCode;
     this.hint = hint;
   }
 
   /** A bad option or argument ({@link Failures#USAGE}). */
-  static CommandFailure usage(String message, String hint) {
+  public static CommandFailure usage(String message, String hint) {
     return new CommandFailure(Failures.USAGE, message, hint);
   }
 
-  int exitCode() {
+  public int exitCode() {
     return exitCode;
   }
 
   /** What to do about it, or null. */
-  String hint() {
+  public String hint() {
     return hint;
   }
 }

@@ -10,19 +10,19 @@ import java.util.concurrent.Callable;
  * test gave it. Commands read variables only through here, so that a test can run most of the command
  * line in-process instead of starting a JVM per command.
  */
-final class Environment {
+public final class Environment {
   private static volatile Map<String, String> given;
 
   private Environment() {}
 
   /** The variables in force: the test's while one runs a command in-process, else the process's. */
-  static Map<String, String> variables() {
+  public static Map<String, String> variables() {
     Map<String, String> g = given;
     return g != null ? g : System.getenv();
   }
 
   /** One variable, or null. */
-  static String get(String name) {
+  public static String get(String name) {
     return variables().get(name);
   }
 
@@ -30,7 +30,7 @@ final class Environment {
    * Runs {@code work} with the process's variables overlaid by {@code overlay}; a null value in the
    * overlay removes the variable. Calls do not nest and run one at a time.
    */
-  static synchronized <T> T with(Map<String, String> overlay, Callable<T> work) throws Exception {
+  public static synchronized <T> T with(Map<String, String> overlay, Callable<T> work) throws Exception {
     Map<String, String> env = new HashMap<>(System.getenv());
     overlay.forEach((k, v) -> {
       if (v == null) {

@@ -2,8 +2,8 @@ package io.durableagents.starter;
 
 import io.durableagents.workflows.agent.StrategyFailureTypes;
 import io.durableagents.workflows.agent.rewoo.ReWooReasoning;
-import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.llm.LlmFailureTypes;
+import io.durableagents.workflows.llm.SpentBeforeFailure;
 import io.durableagents.workflows.tools.ToolFailureTypes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -23,12 +23,12 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * Failures in words: what every command prints when it cannot do what it was asked, and the exit
@@ -49,13 +49,13 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * Temporal unreachable or not Temporal, {@value #LOCAL} a local resource (a file cannot be written,
  * a port is taken), {@value #INTERRUPTED} stopped by Ctrl-C.
  */
-final class Failures {
-  static final int OK = 0;
-  static final int FAILED = 1;
-  static final int USAGE = 2;
-  static final int NOT_FOUND = 3;
-  static final int UNAVAILABLE = 4;
-  static final int LOCAL = 5;
+public final class Failures {
+  public static final int OK = 0;
+  public static final int FAILED = 1;
+  public static final int USAGE = 2;
+  public static final int NOT_FOUND = 3;
+  public static final int UNAVAILABLE = 4;
+  public static final int LOCAL = 5;
   static final int INTERRUPTED = 130;
 
   /** Set to 1 (or true) to print stack traces, as {@code --verbose} does. */
@@ -134,7 +134,7 @@ final class Failures {
    * {@code failure} in words, prefixed with what the command was doing: {@code cannot read 'x' on
    * 127.0.0.1:7233: no run 'x'}.
    */
-  static CommandFailure about(String doing, Throwable failure) {
+  public static CommandFailure about(String doing, Throwable failure) {
     if (failure instanceof CommandFailure c) {
       return c;
     }

@@ -1,6 +1,7 @@
 package io.durableagents.starter;
 
 import io.durableagents.api.Scenario;
+import io.durableagents.starter.run.SimulationOptions;
 import io.durableagents.workflows.scenario.ParameterSpec;
 import io.durableagents.workflows.scenario.ScenarioParameters;
 import java.io.PrintWriter;

@@ -20,9 +20,9 @@ import sun.misc.Signal;
  * Interrupts.detachOnInterrupt(System.err, "simulate", "attach");
  * }</pre>
  */
-final class Interrupts {
+public final class Interrupts {
   /** Set in a child JVM's environment to its parent's pid. */
-  static final String PARENT_PID_VARIABLE = "DURABLE_AGENTS_PARENT_PID";
+  public static final String PARENT_PID_VARIABLE = "DURABLE_AGENTS_PARENT_PID";
 
   private static final AtomicInteger SIGNALS = new AtomicInteger();
   private static volatile String runId;
@@ -30,12 +30,12 @@ final class Interrupts {
   private Interrupts() {}
 
   /** The run this process follows, for the message Ctrl-C prints. */
-  static void runStarted(String workflowId) {
+  public static void runStarted(String workflowId) {
     runId = workflowId;
   }
 
   /** The run this process follows, or null. */
-  static String runId() {
+  public static String runId() {
     return runId;
   }
 
@@ -48,7 +48,7 @@ final class Interrupts {
    * Handles Ctrl-C for a command that owns processes: the first runs {@code graceful} (then exits
    * with 130) after printing {@code message}; a second runs {@code immediate} and halts.
    */
-  static void install(PrintStream err, java.util.function.Supplier<String> message, Runnable graceful,
+  public static void install(PrintStream err, java.util.function.Supplier<String> message, Runnable graceful,
       Runnable immediate) {
     handle(() -> {
       int n = SIGNALS.incrementAndGet();
@@ -75,7 +75,7 @@ final class Interrupts {
    * again ({@code follow <id>}: {@code attach} for simulations, {@code describe} for agent tasks), and
    * exits with 130.
    */
-  static void detachOnInterrupt(PrintStream err, String command, String follow) {
+  public static void detachOnInterrupt(PrintStream err, String command, String follow) {
     handle(() -> {
       if (SIGNALS.incrementAndGet() > 1) {
         Runtime.getRuntime().halt(Failures.INTERRUPTED);
@@ -98,8 +98,8 @@ final class Interrupts {
   }
 
   /**
-   * In a child JVM started by {@link ChildProcesses}: ignores Ctrl-C (the parent stops it in order)
-   * and exits when the parent has gone.
+   * In a child JVM started by {@link io.durableagents.starter.local.ChildProcesses}: ignores Ctrl-C (the
+   * parent stops it in order) and exits when the parent has gone.
    */
   static void superviseIfChild() {
     String parent = Environment.get(PARENT_PID_VARIABLE);

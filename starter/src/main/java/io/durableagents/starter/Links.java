@@ -7,7 +7,7 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.util.concurrent.TimeUnit;
 
 /** Where a person finds a run: a Temporal UI link where the server has a UI, else the CLI command. */
-final class Links {
+public final class Links {
   /** Where the Temporal UI is, for links (default: the dev server's own, else http://localhost:8080). */
   static final String UI_URL = "TEMPORAL_UI_URL";
 
@@ -16,7 +16,7 @@ final class Links {
 
   private Links() {}
 
-  static String where(TemporalConnection connection, WorkflowServiceStubs service, String workflowId) {
+  public static String where(TemporalConnection connection, WorkflowServiceStubs service, String workflowId) {
     if (inMemory(service)) {
       return "Workflow id: " + workflowId + " (this Temporal keeps runs in memory and has no UI: use "
           + "'describe " + workflowId + "'; a Temporal with a UI: docs/embedded-temporal.md)";
@@ -39,7 +39,7 @@ final class Links {
    * Whether the server is Temporal's Java test server (bare, or the embedded in-memory one): no UI,
    * runs kept in memory. A server that does not answer is taken for a real one.
    */
-  static boolean inMemory(WorkflowServiceStubs service) {
+  public static boolean inMemory(WorkflowServiceStubs service) {
     try {
       String version = service.blockingStub().withDeadlineAfter(3, TimeUnit.SECONDS)
           .getSystemInfo(GetSystemInfoRequest.getDefaultInstance()).getServerVersion();

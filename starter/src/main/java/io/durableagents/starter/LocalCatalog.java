@@ -9,7 +9,7 @@ import java.util.Set;
  * What this command line knows of scenarios and models: the built-in ones and those of every {@link
  * io.durableagents.worker.DurableAgentsExtension} on its classpath, as the workers it starts know them.
  */
-final class LocalCatalog {
+public final class LocalCatalog {
   private static volatile LocalCatalog instance;
 
   private final ScenarioRegistry scenarios;
@@ -23,7 +23,7 @@ final class LocalCatalog {
   }
 
   /** The catalog of this JVM's classpath (read once). */
-  static LocalCatalog get() {
+  public static LocalCatalog get() {
     LocalCatalog c = instance;
     if (c == null) {
       synchronized (LocalCatalog.class) {
@@ -36,17 +36,17 @@ final class LocalCatalog {
     return c;
   }
 
-  ScenarioRegistry scenarios() {
+  public ScenarioRegistry scenarios() {
     return scenarios;
   }
 
   /** The names of the external tools: the built-in ones and those extensions register. */
-  List<String> tools() {
+  public List<String> tools() {
     return tools;
   }
 
   /** The names of registered models ({@code rules} and those extensions register). */
-  Set<String> models() {
+  public Set<String> models() {
     return models;
   }
 }

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /** How a followed simulation is shown and where its results are written ({@code simulate}, {@code demo}, {@code attach}). */
-final class OutputOptions {
+public final class OutputOptions {
   /** How progress is shown. */
   enum ProgressStyle {
     /** A progress bar on a terminal, lines otherwise. */
@@ -17,11 +17,11 @@ final class OutputOptions {
 
   @Option(names = "--csv", paramLabel = "FILE",
       description = "Write the per-step variables (and LLM calls and tokens so far) as CSV to FILE.")
-  Path csv;
+  public Path csv;
 
   @Option(names = "--chart", paramLabel = "FILE",
       description = "Draw the per-step variables as a PNG line chart into FILE.")
-  Path chart;
+  public Path chart;
 
   @Option(names = "--progress", defaultValue = "auto", paramLabel = "STYLE",
       description = "auto (a progress bar on a terminal, a line per step otherwise), bar or lines "
@@ -29,7 +29,7 @@ final class OutputOptions {
   ProgressStyle progress = ProgressStyle.auto;
 
   /** Whether to draw the progress bar: asked for, or on a terminal. */
-  boolean useBar() {
+  public boolean useBar() {
     return progress == ProgressStyle.bar || (progress == ProgressStyle.auto && System.console() != null);
   }
 }

@@ -2,6 +2,8 @@ package io.durableagents.starter;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.durableagents.starter.inspect.Describe;
+import io.durableagents.starter.run.ServerWatch;
 import io.durableagents.worker.TemporalConnection;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.grpc.StatusRuntimeException;
@@ -15,7 +17,7 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.util.function.Function;
 
 /** Connects to Temporal, runs one signal or query against a simulation, and reports a failure. */
-final class SimulationControl {
+public final class SimulationControl {
   static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
       .findAndRegisterModules();
 
@@ -25,7 +27,7 @@ final class SimulationControl {
    * Runs {@code action} on the simulation {@code workflowId}; returns 0, or throws why it could not: the
    * run has ended (its close status; exit 2), there is no such run (exit 3), no worker answers a query.
    */
-  static int on(String command, String workflowId, Function<SimulationWorkflow, Integer> action) {
+  public static int on(String command, String workflowId, Function<SimulationWorkflow, Integer> action) {
     TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = ServerWatch.connect(connection, workflowId);
     try {
@@ -56,7 +58,7 @@ final class SimulationControl {
   }
 
   /** The description of the latest run of {@code workflowId} when it is closed; empty when open or unknown. */
-  static java.util.Optional<WorkflowExecutionInfo> closed(WorkflowServiceStubs service, String namespace,
+  public static java.util.Optional<WorkflowExecutionInfo> closed(WorkflowServiceStubs service, String namespace,
       String workflowId) {
     try {
       WorkflowExecutionInfo info = service.blockingStub().withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS)
@@ -71,7 +73,7 @@ final class SimulationControl {
   }
 
   /** {@code COMPLETED at 2026-11-26 10:12:01Z}: how a closed run ended, and when. */
-  static String closeStatus(WorkflowExecutionInfo info) {
+  public static String closeStatus(WorkflowExecutionInfo info) {
     return info.getStatus().name().replace("WORKFLOW_EXECUTION_STATUS_", "")
         + (info.hasCloseTime() ? " at " + Describe.time(info.getCloseTime()) : "");
   }
@@ -86,7 +88,7 @@ final class SimulationControl {
     };
   }
 
-  static String rootMessage(Throwable e) {
+  public static String rootMessage(Throwable e) {
     Throwable t = e;
     while (t.getCause() != null && t.getCause() != t) {
       t = t.getCause();
@@ -94,7 +96,7 @@ final class SimulationControl {
     return t.getMessage();
   }
 
-  static String json(Object value) {
+  public static String json(Object value) {
     try {
       return PRETTY.writeValueAsString(value);
     } catch (Exception e) {

@@ -26,14 +26,14 @@ import java.util.Map;
  * StartChecks.outputFile("--csv", output.csv);
  * }</pre>
  */
-final class StartChecks {
+public final class StartChecks {
   /** Temporal's default limit on a workflow id's length ({@code limit.maxIDLength}). */
   static final int MAX_ID_LENGTH = 1000;
 
   private StartChecks() {}
 
   /** A workflow id given by the user ({@code null}: none given, one is generated). */
-  static void workflowId(String option, String id) {
+  public static void workflowId(String option, String id) {
     if (id == null) {
       return;
     }
@@ -54,7 +54,7 @@ final class StartChecks {
    * A simulation's input against its scenario, as the workflow will see it: the world it creates has
    * agents, and every role with agents has the tools {@code --selected-tools} names.
    */
-  static void simulation(SimulationInput input, LocalCatalog catalog) {
+  public static void simulation(SimulationInput input, LocalCatalog catalog) {
     Scenario<?> scenario = catalog.scenarios().get(input.scenario());
     ScenarioWorld world = create(scenario, input);
     if (world.agentIds().isEmpty()) {
@@ -78,7 +78,7 @@ final class StartChecks {
   }
 
   /** How many agents the simulation's world has when it starts (0 for an unknown scenario). */
-  static int agentCount(SimulationInput input, LocalCatalog catalog) {
+  public static int agentCount(SimulationInput input, LocalCatalog catalog) {
     Scenario<?> scenario = catalog.scenarios().get(input.scenario());
     return scenario == null ? 0 : create(scenario, input).agentIds().size();
   }
@@ -88,7 +88,7 @@ final class StartChecks {
   }
 
   /** A port to listen on: 0 (any free port) to 65535, and free on {@code host}. */
-  static void port(String option, String host, int port) {
+  public static void port(String option, String host, int port) {
     if (port < 0 || port > 65535) {
       throw CommandFailure.usage(option + " " + port + " is not a port", "Give 1 to 65535 (0: any free port).");
     }
@@ -106,7 +106,7 @@ final class StartChecks {
   }
 
   /** A count such as {@code --limit}: at least 1. */
-  static void atLeastOne(String option, int value) {
+  public static void atLeastOne(String option, int value) {
     if (value < 1) {
       throw CommandFailure.usage(option + " must be at least 1, was " + value, null);
     }
@@ -116,7 +116,7 @@ final class StartChecks {
    * A file to write ({@code null}: none): not a directory, writable if it exists, and its directory
    * either writable or creatable (missing directories are created, as {@code --csv} always did).
    */
-  static void outputFile(String option, Path file) {
+  public static void outputFile(String option, Path file) {
     if (file == null) {
       return;
     }
@@ -143,7 +143,7 @@ final class StartChecks {
   }
 
   /** A directory to write files into: a directory or creatable, and writable. */
-  static void outputDirectory(String option, Path dir) {
+  public static void outputDirectory(String option, Path dir) {
     Path absolute = dir.toAbsolutePath();
     if (Files.exists(absolute) && !Files.isDirectory(absolute)) {
       throw new CommandFailure(Failures.LOCAL, option + " " + dir + " is a file, not a directory",

@@ -1,12 +1,36 @@
 package io.durableagents.starter;
 
+import io.durableagents.starter.agent.AgentCommand;
+import io.durableagents.starter.approval.ApprovalsCommand;
+import io.durableagents.starter.approval.ApproveCommand;
+import io.durableagents.starter.approval.DenyCommand;
+import io.durableagents.starter.benchmark.BenchmarkCommand;
+import io.durableagents.starter.branch.CheckpointCommand;
+import io.durableagents.starter.branch.ForkCommand;
+import io.durableagents.starter.branch.InterveneCommand;
+import io.durableagents.starter.inspect.AgentStateCommand;
+import io.durableagents.starter.inspect.CheckExecutionLogCommand;
+import io.durableagents.starter.inspect.DescribeCommand;
+import io.durableagents.starter.inspect.HistoryCommand;
+import io.durableagents.starter.inspect.ListCommand;
+import io.durableagents.starter.inspect.PlansCommand;
+import io.durableagents.starter.inspect.ShowCommand;
+import io.durableagents.starter.inspect.WorldCommand;
+import io.durableagents.starter.local.CodecServerCommand;
+import io.durableagents.starter.local.DemoCommand;
+import io.durableagents.starter.local.DevServerCommand;
+import io.durableagents.starter.local.WorkerCommand;
+import io.durableagents.starter.run.AttachCommand;
+import io.durableagents.starter.run.PauseCommand;
+import io.durableagents.starter.run.ResumeCommand;
+import io.durableagents.starter.run.SimulateCommand;
+import io.durableagents.starter.run.StopCommand;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExecutionException;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,6 +39,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code durable-agents} command line: start and watch simulations, list and describe runs, and

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * WorkflowServiceStubs service = TemporalCheck.connect(connection);
  * }</pre>
  */
-final class TemporalCheck {
+public final class TemporalCheck {
   /** How long Temporal has to answer one try of the check. */
   static final Duration DEADLINE = Duration.ofSeconds(5);
 
@@ -36,7 +36,7 @@ final class TemporalCheck {
    *
    * @throws CommandFailure naming the address and its source when it does not
    */
-  static WorkflowServiceStubs connect(TemporalConnection connection) {
+  public static WorkflowServiceStubs connect(TemporalConnection connection) {
     WorkflowServiceStubs service;
     try {
       service = connection.connect(null);

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /** Sends a Temporal Update to a simulation from the command line, with a bound on the wait. */
-final class Updates {
+public final class Updates {
   /** How long a command waits for a worker to take and finish the update. */
   static final long WAIT_SECONDS = Long.getLong("durableagents.updateWaitSeconds", 60);
 
@@ -22,7 +22,7 @@ final class Updates {
    *
    * @throws WorkflowNotFoundException when there is no open run of {@code workflowId}
    */
-  static <T> T call(String command, String workflowId, Supplier<T> update) {
+  public static <T> T call(String command, String workflowId, Supplier<T> update) {
     CompletableFuture<T> future = CompletableFuture.supplyAsync(update);
     try {
       return future.get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -59,7 +59,7 @@ final class Updates {
   }
 
   /** The failure for an update sent to a run that is over (or that does not exist). */
-  static CommandFailure ended(String command, Object simulation, String workflowId, WorkflowNotFoundException e,
+  public static CommandFailure ended(String command, Object simulation, String workflowId, WorkflowNotFoundException e,
       String hint) {
     try {
       // the run exists and is closed: say how it ended (servers word the refusal differently)

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+
+import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.worker.CompletedActivities;
 import io.durableagents.workflows.autonomous.AutonomousAgentResult;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;

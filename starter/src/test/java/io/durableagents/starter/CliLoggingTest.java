@@ -12,6 +12,7 @@ import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
+import io.durableagents.starter.local.ChildProcesses;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package io.durableagents.starter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.testkit.WorkflowHistories;
 import io.durableagents.worker.CompletedActivities;
 import io.durableagents.worker.DurableAgentsPlugin;

@@ -3,7 +3,10 @@ package io.durableagents.starter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durableagents.workflows.agent.StrategyFailureTypes;
 import io.durableagents.workflows.llm.LlmFailureTypes;
+import io.durableagents.workflows.llm.SpentBeforeFailure;
+import io.durableagents.workflows.llm.TokenUsage;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -23,6 +26,11 @@ import org.junit.jupiter.api.Test;
 /** Failures in words: the exit code, the message and the hint for each kind of failure. */
 class FailuresTest {
   private static final WorkflowExecution RUN = WorkflowExecution.newBuilder().setWorkflowId("sim-1").build();
+
+  /** The failure of a ReWOO plan rejected twice, as the workflow writes it. */
+  private static final String PLAN_REJECTED_TWICE = "the ReWOO planner made an invalid plan twice (the second time"
+      + " after it was shown the errors).\nErrors of the corrected plan:\n- step 1 (move_one_step): direction: \"UP\""
+      + " is not one of N, S, E, W\nErrors of the first plan:\n- the plan has no steps";
 
   /** What a simulation whose agent step's LLM call failed throws at the client: the whole chain. */
   private static WorkflowFailedException failedRun(ApplicationFailure cause) {
@@ -120,5 +128,26 @@ class FailuresTest {
     Failures.Report other = Failures.report(new IllegalStateException("boom\n\tat somewhere"));
     assertEquals(Failures.FAILED, other.exitCode());
     assertEquals("IllegalStateException: boom", other.message());
+  }
+
+  @Test
+  void aFailedTaskSaysWhyItsPlanWasRejectedAndWhatItSpent() {
+    ApplicationFailure cause = ApplicationFailure.newNonRetryableFailure(PLAN_REJECTED_TWICE,
+        StrategyFailureTypes.INVALID_PLAN, SpentBeforeFailure.MARKER,
+        new SpentBeforeFailure(2, new TokenUsage(100, 20), 0));
+    WorkflowFailedException e = new WorkflowFailedException(WorkflowExecution.newBuilder().setWorkflowId("task-1")
+        .build(), "AgentTask", EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, 9,
+        RetryState.RETRY_STATE_NON_RETRYABLE_FAILURE, cause);
+
+    Failures.Report report = Failures.report(e);
+
+    assertEquals("the run failed after 2 LLM calls (100 tokens in, 20 out): ReWooInvalidPlan: the ReWOO planner"
+        + " made an invalid plan twice: step 1 (move_one_step): direction: \"UP\" is not one of N, S, E, W",
+        report.message());
+    ApplicationFailure empty = ApplicationFailure.newNonRetryableFailure(PLAN_REJECTED_TWICE.replace(
+        "step 1 (move_one_step): direction: \"UP\" is not one of N, S, E, W", "the plan has no steps"),
+        StrategyFailureTypes.INVALID_PLAN);
+    assertTrue(Failures.runFailure(empty).endsWith("invalid plan twice: the plan has no steps"),
+        Failures.runFailure(empty));
   }
 }

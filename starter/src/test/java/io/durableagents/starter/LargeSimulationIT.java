@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.durableagents.devserver.LocalTemporal;
+import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;

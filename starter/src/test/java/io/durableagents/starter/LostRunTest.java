@@ -3,6 +3,14 @@ package io.durableagents.starter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
+import io.durableagents.starter.inspect.HistoryCommand;
+import io.durableagents.starter.local.ChildProcesses;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,16 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
-import io.temporal.api.history.v1.HistoryEvent;
-import io.temporal.client.WorkflowClient;
-import io.temporal.common.WorkflowExecutionHistory;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * When the in-memory Temporal dies under a run, the commands say so in plain words: {@code attach}

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.durableagents.devserver.LocalTemporal;
+import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.testkit.ExecutionJournalCheck;
 import io.durableagents.worker.CompletedActivities;
 import io.durableagents.workflows.simulation.SimulationResult;

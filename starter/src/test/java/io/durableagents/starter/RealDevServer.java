@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.durableagents.devserver.TemporalCli;
+import io.durableagents.starter.local.ChildProcesses;
+import io.durableagents.starter.local.LocalStack;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -19,7 +21,7 @@ import java.util.Map;
  * {@code kill -9} of the server loses nothing either way). A test that needs it is skipped, saying why,
  * on a machine without the CLI, and fails under CI ({@link TemporalCli#forTests()}).
  */
-final class RealDevServer {
+public final class RealDevServer {
   private RealDevServer() {}
 
   /** The Temporal CLI; skips the calling test where there is none (fails it under CI). */
@@ -54,7 +56,7 @@ final class RealDevServer {
   }
 
   /** Starts a fresh dev server (a new database in {@code dir}) on {@code port}, the UI on a free port. */
-  static Process startFresh(Path dir, int port, String... extraArgs) throws Exception {
+  public static Process startFresh(Path dir, int port, String... extraArgs) throws Exception {
     Path db = dir.resolve("temporal.db");
     Files.createDirectories(dir);
     Files.deleteIfExists(db);
@@ -70,7 +72,7 @@ final class RealDevServer {
   }
 
   /** Stops it gracefully (the CLI closes its database). */
-  static void stop(Process server) throws InterruptedException {
+  public static void stop(Process server) throws InterruptedException {
     if (server == null) {
       return;
     }

@@ -3,6 +3,8 @@ package io.durableagents.starter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durableagents.starter.local.ChildProcesses;
+import io.durableagents.starter.local.LocalStack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

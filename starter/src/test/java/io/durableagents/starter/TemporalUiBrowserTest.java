@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durableagents.starter.local.ChildProcesses;
+import io.durableagents.starter.local.LocalStack;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

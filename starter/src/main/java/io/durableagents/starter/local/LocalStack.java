@@ -1,0 +1,242 @@
+package io.durableagents.starter.local;
+
+import io.durableagents.starter.CommandFailure;
+import io.durableagents.starter.Failures;
+import io.durableagents.starter.Interrupts;
+import io.durableagents.starter.TemporalCheck;
+import io.durableagents.worker.TemporalConnection;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The processes a first run needs, started as child JVMs: the embedded Temporal (only when the
+ * connection is the default address, or the port a command was given, and nothing listens there yet) and
+ * a worker. Closing it stops
+ * them, the worker first so that it finishes its in-flight tasks before the server goes.
+ *
+ * <pre>{@code
+ * try (LocalStack stack = LocalStack.start(connection, Path.of("runs", "demo"), "demo")) {
+ *   // start workflows through connection.client(...)
+ * }
+ * }</pre>
+ */
+public final class LocalStack implements AutoCloseable {
+  /** How long the worker has to finish its in-flight tasks before it is killed. */
+  static final long WORKER_GRACE_SECONDS = 30;
+
+  private final List<Process> started = new ArrayList<>();
+  private final Thread cleanup = new Thread(this::stopGracefully, "durable-agents-stop-children");
+  private volatile boolean ownsServer;
+  private volatile boolean serverInMemory;
+
+  private LocalStack() {
+    Runtime.getRuntime().addShutdownHook(cleanup);
+  }
+
+  /**
+   * Starts what is missing, logging to {@code logs}.
+   *
+   * @throws IllegalStateException when the embedded Temporal does not come up
+   */
+  static LocalStack start(TemporalConnection connection, Path logs, String command)
+      throws IOException, InterruptedException {
+    return start(connection, logs, command, Map.of());
+  }
+
+  /** As {@link #start(TemporalConnection, Path, String)}, with {@code workerEnv} added to the worker's environment. */
+  public static LocalStack start(TemporalConnection connection, Path logs, String command,
+      Map<String, String> workerEnv) throws IOException, InterruptedException {
+    return start(connection, null, logs, command, workerEnv);
+  }
+
+  /**
+   * The ports a command was told to use on this machine ({@code demo --port --ui-port}): the Temporal on
+   * 127.0.0.1:{@code port} is used when one listens there, else started there, its UI on {@code uiPort}
+   * (null: {@code port} + 1000, as the Temporal CLI does).
+   */
+  record Ports(int port, Integer uiPort) {
+    /** The arguments of the {@code dev-server} that listens on these ports. */
+    List<String> devServerArgs() {
+      List<String> args = new ArrayList<>(List.of("dev-server", "--port", Integer.toString(port)));
+      if (uiPort != null) {
+        args.addAll(List.of("--ui-port", uiPort.toString()));
+      }
+      return args;
+    }
+  }
+
+  /**
+   * As {@link #start(TemporalConnection, Path, String, Map)}; with {@code ports} (not null), {@code
+   * connection} is 127.0.0.1:{@code ports.port()}, and the Temporal is started there when none listens.
+   */
+  static LocalStack start(TemporalConnection connection, Ports ports, Path logs, String command,
+      Map<String, String> workerEnv) throws IOException, InterruptedException {
+    Files.createDirectories(logs);
+    LocalStack stack = new LocalStack();
+    // from here on, Ctrl-C stops what was started, in order, and says what became of the run
+    stack.stopOnInterrupt(command, connection);
+    try {
+      int port = ports == null ? 7233 : ports.port();
+      if ((ports != null || connection.isDefaultAddress()) && !ChildProcesses.listening("127.0.0.1", port)) {
+        File log = logs.resolve("dev-server.log").toFile();
+        System.out.println("Starting a Temporal on 127.0.0.1:" + port + " (log: " + log + ")");
+        // the log is appended to: only what this server writes counts, not an earlier run's lines
+        long earlier = log.exists() ? log.length() : 0;
+        Process server = ChildProcesses.start("384m", log, Map.of(),
+            ports == null ? new String[] {"dev-server"} : ports.devServerArgs().toArray(new String[0]));
+        stack.started.add(server);
+        stack.ownsServer = true;
+        // the dev server says which Temporal it runs (and, falling back to memory, why) in its log
+        List<String> said = awaitAnnouncement(log.toPath(), earlier, server, 180_000);
+        if (said == null) {
+          throw new CommandFailure(Failures.FAILED, "the local Temporal did not start", "See " + log + ".");
+        }
+        said.forEach(line -> System.out.println("  " + line));
+        stack.serverInMemory = said.get(said.size() - 1).startsWith("Embedded Temporal");
+      } else {
+        // something listens there: make sure it is Temporal before a worker starts polling it
+        io.temporal.serviceclient.WorkflowServiceStubs service = TemporalCheck.connect(connection);
+        service.shutdownNow();
+        System.out.println("Using the Temporal at " + connection.address() + " ("
+            + (ports == null ? connection.addressSource() : "from --port") + ")");
+        if (ports != null && ports.uiPort() != null) {
+          System.out.println("  (--ui-port is for a Temporal started here; this one runs already, with its own UI)");
+        }
+      }
+      File workerLog = logs.resolve("worker.log").toFile();
+      System.out.println("Starting a worker (log: " + workerLog + ")");
+      stack.started.add(0, ChildProcesses.start("512m", workerLog, workerEnv, "worker"));
+      return stack;
+    } catch (InterruptedException | RuntimeException e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Makes Ctrl-C stop this stack gracefully (a second Ctrl-C kills it), after saying what becomes of
+   * the run and how to keep runs across Ctrl-C.
+   */
+  void stopOnInterrupt(String command, TemporalConnection connection) {
+    Interrupts.install(System.err, () -> interruptMessage(command, connection), this::stopGracefully,
+        this::killNow);
+  }
+
+  private String interruptMessage(String command, TemporalConnection connection) {
+    String id = Interrupts.runId();
+    if (id == null) {
+      return command + ": interrupted before a run started; stopping what it started (Ctrl-C again to stop "
+          + "at once).";
+    }
+    String run = "run " + id;
+    if (ownsServer && serverInMemory) {
+      return command + ": interrupted; stopping the worker, then the embedded Temporal (Ctrl-C again to "
+          + "stop at once).\n  The embedded Temporal keeps runs in memory: " + run + " ends with it. To keep "
+          + "runs across Ctrl-C, run 'durable-agents dev-server' in another terminal and 'simulate' here "
+          + "(Ctrl-C then only detaches), or use a persistent Temporal (docs/embedded-temporal.md).";
+    }
+    if (ownsServer) {
+      return command + ": interrupted; stopping the worker, then the Temporal dev server (Ctrl-C again to "
+          + "stop at once).\n  The dev server keeps " + run + " in its database: start 'durable-agents "
+          + "dev-server' and 'durable-agents worker', then 'attach " + id + "' to go on.";
+    }
+    return command + ": interrupted; stopping the worker (Ctrl-C again to stop at once).\n  " + run
+        + " stays on " + connection.address() + " and goes on when a worker runs: 'durable-agents worker'"
+        + (command.equals("demo") ? ", then 'attach " + id + "'." : ", then 'describe " + id + "'.");
+  }
+
+  /**
+   * The lines the dev-server process prints about the Temporal it runs, up to the one saying where it
+   * listens; null when the process dies or {@code timeoutMillis} pass first (a download takes time).
+   */
+  public static List<String> awaitAnnouncement(Path log, Process server, long timeoutMillis)
+      throws InterruptedException {
+    return awaitAnnouncement(log, 0, server, timeoutMillis);
+  }
+
+  /** As above, reading the log from byte {@code from} on (what was there before the server started is not its). */
+  public static List<String> awaitAnnouncement(Path log, long from, Process server, long timeoutMillis)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    while (System.nanoTime() < deadline) {
+      List<String> said = new ArrayList<>();
+      try {
+        for (String line : linesFrom(log, from)) {
+          if (line.startsWith("Embedded Temporal") || line.startsWith("Temporal dev server")
+              || line.startsWith("No persistent Temporal") || line.startsWith("Downloading the Temporal CLI")
+              || line.startsWith("Temporal's download site")) {
+            said.add(line);
+            if (line.contains(" listening on ")) {
+              return said;
+            }
+          }
+        }
+      } catch (IOException | java.io.UncheckedIOException e) {
+        // being written: read again
+      }
+      if (!server.isAlive()) {
+        return null;
+      }
+      Thread.sleep(100);
+    }
+    return null;
+  }
+
+  private static List<String> linesFrom(Path log, long from) throws IOException {
+    if (!Files.exists(log)) {
+      return List.of();
+    }
+    byte[] all = Files.readAllBytes(log);
+    int start = (int) Math.min(Math.max(from, 0), all.length);
+    String text = new String(all, start, all.length - start, java.nio.charset.StandardCharsets.UTF_8);
+    return text.isEmpty() ? List.of() : List.of(text.split("\\R"));
+  }
+
+  /** Whether this stack started the Temporal it uses (in memory: its runs end with it). */
+  boolean ownsServer() {
+    return ownsServer;
+  }
+
+  /**
+   * Stops what it started, the worker first (it finishes its in-flight tasks while the server is still
+   * up, at most {@link #WORKER_GRACE_SECONDS}), then the server, and waits for each; idempotent.
+   */
+  synchronized void stopGracefully() {
+    try {
+      for (Process p : List.copyOf(started)) {
+        p.destroy();
+        if (!p.waitFor(WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
+          p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+        started.remove(p);
+      }
+    } catch (InterruptedException e) {
+      killNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Kills what it started, and their children, without waiting. */
+  void killNow() {
+    for (Process p : List.copyOf(started)) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    stopGracefully();
+    try {
+      Runtime.getRuntime().removeShutdownHook(cleanup);
+    } catch (IllegalStateException e) {
+      // the JVM is already shutting down: the hook runs, and finds nothing left to stop
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package io.durableagents.starter.run;
+
+import io.durableagents.starter.Environment;
+import io.durableagents.starter.Failures;
+import io.durableagents.starter.Interrupts;
+import io.durableagents.starter.Links;
+import io.durableagents.starter.OutputOptions;
+import io.durableagents.starter.StartChecks;
+import io.durableagents.worker.TemporalConnection;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * Follows a simulation started earlier (by {@code simulate --no-wait}, another terminal, or another
+ * machine) until it ends: a progress bar or a line per step, then the summary, the CSV and the chart.
+ * A finished run is shown at once.
+ */
+@Command(name = "attach",
+    description = "Follow a simulation started earlier, by its workflow id: live progress (steps, agents, "
+        + "LLM calls, tokens), then its summary; --csv and --chart write its per-step variables.")
+public final class AttachCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The simulation's workflow id.")
+  String workflowId;
+
+  @Mixin
+  OutputOptions output = new OutputOptions();
+
+  @Override
+  public Integer call() throws InterruptedException {
+    StartChecks.outputFile("--csv", output.csv);
+    StartChecks.outputFile("--chart", output.chart);
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
+    WorkflowServiceStubs service = ServerWatch.connect(connection, workflowId);
+    Interrupts.runStarted(workflowId);
+    Interrupts.detachOnInterrupt(System.err, "attach", "attach");
+    try {
+      SimulationRunner runner = new SimulationRunner(connection.client(service), System.out);
+      SimulationResult result;
+      try {
+        result = runner.follow(workflowId, output.useBar());
+      } catch (RuntimeException e) {
+        if (e instanceof io.temporal.client.WorkflowFailedException) {
+          throw e;
+        }
+        throw Failures.about("cannot follow '" + workflowId + "' on " + connection.address(), e);
+      }
+      runner.printSummary(result);
+      runner.writeFiles(result, output);
+      System.out.println(Links.where(connection, service, workflowId));
+      return 0;
+    } finally {
+      service.shutdown();
+    }
+  }
+}

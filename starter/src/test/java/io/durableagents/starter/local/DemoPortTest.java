@@ -1,0 +1,108 @@
+package io.durableagents.starter.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durableagents.devserver.LocalTemporal;
+import io.durableagents.starter.CliFailuresTest.Run;
+import io.durableagents.starter.CliFailuresTest;
+import io.durableagents.starter.Environment;
+import io.durableagents.starter.Failures;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code demo --port}: a Temporal on another port than 7233 is used when one listens there, else started
+ * there, and the worker demo starts finds it; {@code dev-server --port} keeps the runs of another port in
+ * a database file of its own (two dev servers on one SQLite file lock each other out).
+ */
+class DemoPortTest {
+  @TempDir
+  static Path dir;
+
+  private static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static Map<String, String> env() {
+    // the in-memory Temporal: no Temporal CLI needed, nothing kept
+    return Map.of(LocalTemporal.SERVER_VARIABLE, "in-memory", LocalTemporal.DATA_DIR_VARIABLE, dir.toString(),
+        "TEMPORAL_ADDRESS", "", "DURABLE_AGENTS_MODEL", "rules");
+  }
+
+  private static Run demo(int port) {
+    return CliFailuresTest.run(env(), "demo", "--port", Integer.toString(port), "--steps", "2", "--citizens", "4",
+        "--cops", "1", "--progress", "lines");
+  }
+
+  @Test
+  void demoStartsATemporalOnThePortWhenNoneListensThere() throws Exception {
+    int port = freePort();
+    Run r = demo(port);
+    assertEquals(0, r.exitCode(), r.out() + r.err());
+    assertTrue(r.out().contains("Starting a Temporal on 127.0.0.1:" + port + " "), r.out());
+    assertTrue(r.out().contains("listening on 127.0.0.1:" + port), r.out());
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("2/2")), "the run went through its steps:\n" + r.out());
+    CliFailuresTest.assertNoTrace(r);
+  }
+
+  @Test
+  void demoUsesATemporalThatListensOnThePort() throws Exception {
+    int port = freePort();
+    Process server = ChildProcesses.start("256m", dir.resolve("server.log").toFile(), env(), "dev-server",
+        "--in-memory", "--port", Integer.toString(port));
+    try {
+      assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000), "the server did not start");
+      Run r = demo(port);
+      assertEquals(0, r.exitCode(), r.out() + r.err());
+      assertTrue(r.out().contains("Using the Temporal at 127.0.0.1:" + port + " (from --port)"), r.out());
+      assertTrue(r.out().lines().anyMatch(l -> l.startsWith("2/2")), r.out());
+      assertTrue(server.isAlive(), "demo leaves a Temporal it did not start running");
+    } finally {
+      server.destroy();
+      server.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void badPortsAreUsageErrors() {
+    Run zero = CliFailuresTest.run(env(), "demo", "--port", "0");
+    assertEquals(Failures.USAGE, zero.exitCode());
+    assertEquals(List.of("demo: --port 0 is not a port", "  Give 1 to 65535."), zero.errLines());
+    Run high = CliFailuresTest.run(env(), "demo", "--port", "65000");
+    assertEquals(Failures.USAGE, high.exitCode(), high.err());
+    assertEquals("demo: --port 65000 leaves no port for the UI (--port + 1000 is past 65535)", high.errLines().get(0));
+  }
+
+  @Test
+  void aDevServerOnAnotherPortKeepsItsRunsInAFileOfItsOwn() throws Exception {
+    Map<String, String> env = Map.of(LocalTemporal.DATA_DIR_VARIABLE, dir.toString(), LocalTemporal.DB_VARIABLE, "");
+    Environment.with(env, () -> {
+      assertEquals(dir.resolve("temporal.db"), settings().database());
+      assertEquals(dir.resolve("temporal-7300.db"), settings("--port", "7300").database());
+      assertEquals(dir.resolve("mine.db"), settings("--port", "7300", "--db-file", dir.resolve("mine.db").toString())
+          .database());
+      return null;
+    });
+    Environment.with(Map.of(LocalTemporal.DATA_DIR_VARIABLE, dir.toString(), LocalTemporal.DB_VARIABLE,
+        dir.resolve("set.db").toString()), () -> {
+          assertEquals(dir.resolve("set.db"), settings("--port", "7300").database(),
+              LocalTemporal.DB_VARIABLE + " names the file on any port");
+          return null;
+        });
+  }
+
+  private static LocalTemporal.Settings settings(String... args) {
+    DevServerCommand command = new DevServerCommand();
+    new CommandLine(command).parseArgs(args);
+    return command.settings();
+  }
+}
