@@ -1,5 +1,7 @@
 package io.durableagents.worker;
 
+import io.durableagents.scenarios.Builtins;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -53,7 +55,7 @@ class EagerLlmCallsTest {
   /** Runs a small simulation in groups and a workflow per agent step; every LLM call on {@code queue}. */
   private static SimulationResult run(Map<String, String> environment, String queue) {
     try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
-      DurableAgentsPlugin plugin = DurableAgentsPlugin.fromEnvironment(environment);
+      DurableAgentsPlugin plugin = Builtins.plugin().configureFromEnvironment(environment).build();
       WorkflowClient client = WorkflowClient.newInstance(env.getWorkflowServiceStubs(),
           WorkflowClientOptions.newBuilder().setPlugins(plugin).build());
       WorkerFactory factory = WorkerFactory.newInstance(client);
@@ -104,7 +106,7 @@ class EagerLlmCallsTest {
     }
     assertTrue(histories.size() > 20, "recorded histories: " + histories.size());
     try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
-      DurableAgentsPlugin plugin = DurableAgentsPlugin.fromEnvironment(Map.of(WorkerSettings.EAGER_LLM_CALLS, "true"));
+      DurableAgentsPlugin plugin = Builtins.plugin().configureFromEnvironment(Map.of(WorkerSettings.EAGER_LLM_CALLS, "true")).build();
       WorkflowClient client = WorkflowClient.newInstance(env.getWorkflowServiceStubs(),
           WorkflowClientOptions.newBuilder().setPlugins(plugin).build());
       WorkerFactory factory = WorkerFactory.newInstance(client);
@@ -120,8 +122,8 @@ class EagerLlmCallsTest {
   @Test
   void aRateLimitAndEagerCallsTogetherAreRefusedNamingBoth() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> DurableAgentsPlugin.fromEnvironment(Map.of(WorkerSettings.EAGER_LLM_CALLS, "true",
-            WorkerSettings.LLM_RATE_LIMIT, "5")));
+        () -> Builtins.plugin().configureFromEnvironment(Map.of(WorkerSettings.EAGER_LLM_CALLS, "true",
+            WorkerSettings.LLM_RATE_LIMIT, "5")).build());
     assertTrue(e.getMessage().contains("DURABLE_AGENTS_EAGER_LLM_CALLS=true and DURABLE_AGENTS_LLM_RATE_LIMIT"),
         e.getMessage());
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,

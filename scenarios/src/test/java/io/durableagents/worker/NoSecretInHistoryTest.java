@@ -1,5 +1,7 @@
 package io.durableagents.worker;
 
+import io.durableagents.scenarios.Builtins;
+
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,9 +25,9 @@ class NoSecretInHistoryTest {
 
   @Test
   void noKeyAppearsInAnyExportedHistory() {
-    DurableAgentsPlugin plugin = DurableAgentsPlugin.fromEnvironment(Map.of(
+    DurableAgentsPlugin plugin = Builtins.plugin().configureFromEnvironment(Map.of(
         "OPENAI_API_KEY", OPENAI_KEY, "ANTHROPIC_API_KEY", ANTHROPIC_KEY,
-        "OPENAI_BASE_URL", "http://127.0.0.1:9/v1"));
+        "OPENAI_BASE_URL", "http://127.0.0.1:9/v1")).build();
     try (TestWorkflowEnvironment env = TestWorkers.start(plugin)) {
       env.getWorkflowClient().newWorkflowStub(SimulationWorkflow.class,
               WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("sim-secret").build())

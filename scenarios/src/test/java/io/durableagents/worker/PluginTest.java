@@ -1,5 +1,7 @@
 package io.durableagents.worker;
 
+import io.durableagents.scenarios.Builtins;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
@@ -26,7 +28,7 @@ class PluginTest {
       Map<String, String> environment = Map.of();
 
       // --- README snippet ---
-      DurableAgentsPlugin plugin = DurableAgentsPlugin.fromEnvironment(environment);
+      DurableAgentsPlugin plugin = Builtins.plugin().configureFromEnvironment(environment).build();
       WorkflowClient client = WorkflowClient.newInstance(service,
           WorkflowClientOptions.newBuilder().setPlugins(plugin).build());
       WorkerFactory factory = WorkerFactory.newInstance(client);

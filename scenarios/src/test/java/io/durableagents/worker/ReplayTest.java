@@ -50,7 +50,7 @@ import org.junit.jupiter.api.Test;
  * src/test/resources/histories/} still replays: a change that breaks old histories fails the build.
  * There are histories of each strategy, in a simulation and on a single task.
  *
- * <p>To record new histories (after a deliberate, versioned change), run {@code ./mvnw -pl worker -am
+ * <p>To record new histories (after a deliberate, versioned change), run {@code ./mvnw -pl scenarios -am
  * test -Dtest=ReplayTest -Dsurefire.failIfNoSpecifiedTests=false -DrecordHistories=true}. Histories
  * already checked in are kept (old histories must keep replaying); only missing ones are written.
  */
