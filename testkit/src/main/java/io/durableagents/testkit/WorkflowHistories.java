@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * Temporal's non-determinism error naming the first command that differs.
  *
  * <p>The replay runs on a worker that the plugin initialised, as a real worker would be: your scenario
- * is registered there (workflows created without the plugin know only the built-in scenarios).
+ * is registered there (the workflows take the plugin's scenarios; they know no other).
  *
  * <pre>{@code
  * Path histories = Path.of("src", "test", "resources", "histories");

@@ -53,7 +53,9 @@ import java.util.function.Consumer;
  * WorkerFactory.newInstance(client).start();
  * }</pre>
  *
- * <p>The built-in scenarios ({@code epstein}, {@code negotiation}) are registered the same way, first.
+ * <p>The built-in scenarios ({@code epstein}, {@code negotiation}) are an extension of the same kind, in
+ * {@code durable-agents-scenarios}: {@code .apply(new BuiltinScenarios())} or {@link
+ * Builder#configureFromClasspath()}.
  *
  * <p>On JVM 21 and later, workflow threads and activity threads are virtual threads.
  */
@@ -93,7 +95,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     return newBuilder().configureFromEnvironment(env).build();
   }
 
-  /** A builder with the built-in scenarios, tools and the {@code rules} model, and every default. */
+  /** A builder with no scenario, the built-in tools and the {@code rules} model, and every default. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -103,15 +105,17 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     return parts.scenarios();
   }
 
+  /** The names of the scenarios this plugin's workers run, in the order they were registered. */
+  public List<String> scenarioNames() {
+    return List.copyOf(parts.scenarios().names());
+  }
+
   /** Every tool this plugin's workers know: world actions, external tools and control tools. */
   public ToolRegistry tools() {
     return parts.tools();
   }
 
-  /**
-   * The platform workflow threads a worker with this plugin may run (below Java 21, or with virtual
-   * threads off): the threads setting, never below the cache size.
-   */
+  /** Platform workflow threads a worker may run without virtual threads: the setting, at least the cache. */
   public int workflowThreads() {
     return parts.tuning().workflowThreads();
   }
@@ -351,9 +355,7 @@ public final class DurableAgentsPlugin extends SimplePlugin {
 
     /** As {@link #configureFromClasspath()}, with the extensions {@code loader} finds. */
     public Builder configureFromClasspath(ClassLoader loader) {
-      for (DurableAgentsExtension extension : ServiceLoader.load(DurableAgentsExtension.class, loader)) {
-        extension.configure(this);
-      }
+      ServiceLoader.load(DurableAgentsExtension.class, loader).forEach(this::apply);
       return this;
     }
 

@@ -57,7 +57,7 @@ public final class BoltzmannWorker {
 
     factory.start();
     log.info("worker started: Temporal {} namespace {}, scenarios {}", connection.address(),
-        connection.namespace(), plugin.scenarios().names());
+        connection.namespace(), plugin.scenarioNames());
     stopped.await();
   }
 }
