@@ -24,7 +24,13 @@
  *
  * <p>Everything here may run inside a workflow, so it is deterministic: no clock, no I/O, no
  * randomness but {@link io.durableagents.api.SeededRandom}, no LLM SDK. The package depends on
- * nothing else of this project (a test, {@code ArchitectureTest}, keeps it so), and every other
- * package of this project is internal: a user's code that imports one may break in any release.
+ * nothing else of this project (a test, {@code ArchitectureTest}, keeps it so).
+ *
+ * <p>Code that starts and follows runs, rather than writing a scenario (a test, a service of yours),
+ * also uses the workflow interfaces and the records they carry, which are kept compatible as the
+ * histories that hold them are: {@code SimulationWorkflow}, {@code SimulationInput}, {@code
+ * SimulationResult} and {@code StepCounts} ({@code io.durableagents.workflows.simulation}), {@code
+ * AgentOptions} and {@code Strategy} ({@code io.durableagents.workflows.agent}), and the test kit. Every
+ * other package of this project is internal: code that imports one may break in any release.
  */
 package io.durableagents.api;
