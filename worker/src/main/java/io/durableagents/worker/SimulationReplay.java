@@ -198,11 +198,11 @@ public final class SimulationReplay {
 
   /**
    * The state after {@code step} found near where the run started the agent steps of {@code step} and
-   * {@code step + 1} (their child workflows' ids name the step): the step's boundary lies in a task
-   * after the first and no later than the second, most often in the second itself, so two replays
-   * usually find the smallest prefix that completed the step, as the search over the whole run would.
-   * Null when the run started no agent step after {@code step} (its last step, a step nobody acted in):
-   * the search over the whole run answers then.
+   * {@code step + 1} (their child workflows' ids name the step): the step ends in a task after the
+   * first and no later than the second, most often in the second itself, so two or three replays find
+   * the smallest prefix that completed the step, as the search over the whole run would. Null when the
+   * run started no agent step after {@code step} (its last step, a step nobody acted in) or did so in
+   * its last task: the search over the whole run answers then.
    */
   private Checkpoint nearStepStarts(String simulationId, WorkflowExecutionHistory run, List<HistoryEvent> events,
       List<Integer> cuts, int step) {
@@ -220,10 +220,13 @@ public final class SimulationReplay {
         }
       }
     }
-    Integer high = firstTaskOfStep.get(step + 1);
-    if (high == null) {
+    Integer next = firstTaskOfStep.get(step + 1);
+    if (next == null || next + 1 >= cuts.size()) {
       return null;
     }
+    // a prefix up to a task's start answers as of the task before it: the step is seen ended one task
+    // after the one that ended it, which is at the latest the one that started the next step's agents
+    int high = next + 1;
     Integer started = firstTaskOfStep.get(step);
     int low = started == null || started >= high ? 0 : started + 1;
     Checkpoint atHigh = boundary(run, cuts.get(high));
@@ -232,9 +235,11 @@ public final class SimulationReplay {
     }
     Checkpoint found = atHigh;
     int hi = high - 1;
+    int walked = 0;
     while (low <= hi) {
-      // most often the task that starts the next step ends this one: its predecessor is still in it
-      int mid = hi == high - 1 ? hi : (low + hi) >>> 1;
+      // most often the step ended one task back (two with a checkpoint written at the boundary): walk
+      // back a few tasks before bisecting what is left
+      int mid = walked++ < 3 ? hi : (low + hi) >>> 1;
       Checkpoint c = boundary(run, cuts.get(mid));
       if (c != null && c.step() >= step) {
         found = c;
