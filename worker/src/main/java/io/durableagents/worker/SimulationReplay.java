@@ -16,9 +16,13 @@ import io.temporal.worker.WorkerOptions;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The exact state of a recorded simulation after any completed step, read from its history alone: no
@@ -91,6 +95,15 @@ public final class SimulationReplay {
     return stateAfter(simulationId, runs, step);
   }
 
+  /**
+   * The state at the last step boundary {@code run} reached, from its whole history (the latest step
+   * of a running simulation): its input's when it has not completed a step yet.
+   */
+  public Checkpoint latest(String simulationId, WorkflowExecutionHistory run) {
+    Checkpoint last = boundary(run, run.getEvents().size());
+    return last == null ? new Checkpoint(simulationId, startStep(run), atBoundary(input(run))) : at(simulationId, last);
+  }
+
   /** The input that started a run, from its first event. */
   public SimulationInput input(WorkflowExecutionHistory run) {
     HistoryEvent first = run.getEvents().get(0);
@@ -146,6 +159,10 @@ public final class SimulationReplay {
         cuts.add(i + 1);
       }
     }
+    Checkpoint near = nearStepStarts(simulationId, run, events, cuts, step);
+    if (near != null) {
+      return at(simulationId, near);
+    }
     // the whole run first: it says how far the recording goes
     Checkpoint last = boundary(run, events.size());
     if (last == null || last.step() < step) {
@@ -177,6 +194,75 @@ public final class SimulationReplay {
       throw new IllegalStateException("replaying '" + simulationId + "' never stopped at step " + step);
     }
     return at(simulationId, found);
+  }
+
+  /**
+   * The state after {@code step} found near where the run started the agent steps of {@code step} and
+   * {@code step + 1} (their child workflows' ids name the step): the step ends in a task after the
+   * first and no later than the second, most often in the second itself, so two or three replays find
+   * the smallest prefix that completed the step, as the search over the whole run would. Null when the
+   * run started no agent step after {@code step} (its last step, a step nobody acted in) or did so in
+   * its last task: the search over the whole run answers then.
+   */
+  private Checkpoint nearStepStarts(String simulationId, WorkflowExecutionHistory run, List<HistoryEvent> events,
+      List<Integer> cuts, int step) {
+    Map<Integer, Integer> firstTaskOfStep = new HashMap<>();
+    int task = -1;
+    for (int i = 0; i < events.size(); i++) {
+      HistoryEvent e = events.get(i);
+      if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
+        task++;
+      } else if (e.getEventType() == EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED && task >= 0) {
+        Integer childStep = agentStepOf(simulationId,
+            e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId());
+        if (childStep != null) {
+          firstTaskOfStep.putIfAbsent(childStep, task);
+        }
+      }
+    }
+    Integer next = firstTaskOfStep.get(step + 1);
+    if (next == null || next + 1 >= cuts.size()) {
+      return null;
+    }
+    // a prefix up to a task's start answers as of the task before it: the step is seen ended one task
+    // after the one that ended it, which is at the latest the one that started the next step's agents
+    int high = next + 1;
+    Integer started = firstTaskOfStep.get(step);
+    int low = started == null || started >= high ? 0 : started + 1;
+    Checkpoint atHigh = boundary(run, cuts.get(high));
+    if (atHigh == null || atHigh.step() != step) {
+      return null;
+    }
+    Checkpoint found = atHigh;
+    int hi = high - 1;
+    int walked = 0;
+    while (low <= hi) {
+      // most often the step ended one task back (two with a checkpoint written at the boundary): walk
+      // back a few tasks before bisecting what is left
+      int mid = walked++ < 3 ? hi : (low + hi) >>> 1;
+      Checkpoint c = boundary(run, cuts.get(mid));
+      if (c != null && c.step() >= step) {
+        found = c;
+        hi = mid - 1;
+      } else {
+        low = mid + 1;
+      }
+    }
+    return found.step() == step ? found : null;
+  }
+
+  private static final Pattern AGENT_STEP = Pattern.compile("/agent-.+/step-(\\d+)|/step-(\\d+)/group-\\d+");
+
+  /** The step of an agent step's (or group step's) workflow id of {@code simulationId}, else null. */
+  static Integer agentStepOf(String simulationId, String workflowId) {
+    if (!workflowId.startsWith(simulationId)) {
+      return null;
+    }
+    Matcher m = AGENT_STEP.matcher(workflowId.substring(simulationId.length()));
+    if (!m.matches()) {
+      return null;
+    }
+    return Integer.valueOf(m.group(1) != null ? m.group(1) : m.group(2));
   }
 
   private static Checkpoint at(String simulationId, Checkpoint c) {

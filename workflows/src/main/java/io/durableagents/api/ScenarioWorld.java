@@ -86,4 +86,15 @@ public interface ScenarioWorld {
    * </ul>
    */
   Object snapshot();
+
+  /**
+   * How a view draws this world now (at a step boundary): each agent's cell, colour, shape and label,
+   * and the grid's size when the world has one, as Mesa's {@code agent_portrayal}. Only a view calls it,
+   * outside workflows, on a world restored from a snapshot, so it changes nothing a run records; it must
+   * still be deterministic (the same world, the same portrayal) and change nothing in the world. The
+   * default is a table of the agents and their roles ({@link Portrayal#table(ScenarioWorld)}).
+   */
+  default Portrayal portrayal() {
+    return Portrayal.table(this);
+  }
 }

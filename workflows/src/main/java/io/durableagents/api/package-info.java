@@ -10,7 +10,9 @@
  *       world is created, restored and adjusted), with the prompts of {@link
  *       io.durableagents.api.ScenarioPrompts};
  *   <li>{@link io.durableagents.api.ScenarioWorld}: the world a scenario creates (observations, who
- *       acts, how an action changes it, the variables recorded each step, its snapshot);
+ *       acts, how an action changes it, the variables recorded each step, its snapshot), and how a
+ *       view draws it: {@link io.durableagents.api.Portrayal} and {@link
+ *       io.durableagents.api.AgentPortrayal}, from its optional {@code portrayal()};
  *   <li>{@link io.durableagents.api.Param} and {@link io.durableagents.api.InvalidParameterException}:
  *       the parameters, declared once on a record's components, and the error naming a bad value;
  *   <li>{@link io.durableagents.api.SeededRandom}: a world's only source of randomness;

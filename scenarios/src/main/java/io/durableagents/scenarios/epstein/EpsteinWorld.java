@@ -2,6 +2,7 @@ package io.durableagents.scenarios.epstein;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.api.Observation;
+import io.durableagents.api.Portrayal;
 import io.durableagents.api.ScenarioWorld;
 import io.durableagents.api.SeededRandom;
 import io.durableagents.api.WorldAction;
@@ -376,6 +377,12 @@ public final class EpsteinWorld implements ScenarioWorld {
         }
       }
     }
+  }
+
+  /** Quiet, active and jailed citizens and cops on the torus, in Mesa's colours ({@link EpsteinPortrayal}). */
+  @Override
+  public Portrayal portrayal() {
+    return EpsteinPortrayal.of(this);
   }
 
   @Override

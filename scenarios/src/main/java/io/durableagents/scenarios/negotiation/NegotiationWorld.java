@@ -2,6 +2,7 @@ package io.durableagents.scenarios.negotiation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.durableagents.api.Observation;
+import io.durableagents.api.Portrayal;
 import io.durableagents.api.ScenarioWorld;
 import io.durableagents.api.SeededRandom;
 import io.durableagents.api.WorldAction;
@@ -395,6 +396,12 @@ public final class NegotiationWorld implements ScenarioWorld {
    * {@code sales_seller-0}, {@code sales_seller-1}, ... (products each seller has sold so far), then
    * {@code money_left} (the buyers' budgets left, summed).
    */
+  /** A table of sellers and buyers ({@link NegotiationPortrayal}): the view draws no grid. */
+  @Override
+  public Portrayal portrayal() {
+    return NegotiationPortrayal.of(this);
+  }
+
   @Override
   public Map<String, Number> counts() {
     Map<String, Number> counts = new LinkedHashMap<>();

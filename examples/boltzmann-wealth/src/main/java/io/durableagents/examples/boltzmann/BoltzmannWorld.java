@@ -1,7 +1,9 @@
 package io.durableagents.examples.boltzmann;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.api.AgentPortrayal;
 import io.durableagents.api.Observation;
+import io.durableagents.api.Portrayal;
 import io.durableagents.api.ScenarioWorld;
 import io.durableagents.api.SeededRandom;
 import io.durableagents.api.WorldAction;
@@ -227,6 +229,23 @@ public final class BoltzmannWorld implements ScenarioWorld {
     counts.put(BoltzmannScenario.TOTAL_WEALTH, wealths.stream().mapToInt(Integer::intValue).sum());
     counts.put(BoltzmannScenario.RICHEST_WEALTH, wealths.stream().mapToInt(Integer::intValue).max().orElse(0));
     return counts;
+  }
+
+  /**
+   * How a view draws the world, as Mesa's example does: each person in its cell, red when broke, blue
+   * up to the money everyone started with, green above it, labelled with its money.
+   */
+  @Override
+  public Portrayal portrayal() {
+    List<AgentPortrayal> drawn = new ArrayList<>();
+    for (Person p : people.values()) {
+      String color = p.wealth() == 0 ? "#d62728" : p.wealth() <= parameters.startingWealth() ? "#1f77b4" : "#2ca02c";
+      drawn.add(AgentPortrayal.of(p.id(), BoltzmannScenario.PERSON).at(p.cell().x(), p.cell().y())
+          .withColor(color)
+          .withLabel(String.valueOf(p.wealth()))
+          .withAttribute("wealth", p.wealth()));
+    }
+    return Portrayal.grid(parameters.width(), parameters.height(), drawn);
   }
 
   /**
