@@ -47,7 +47,7 @@ final class ForkBenchmark {
         + "after a step read from its history as `fork` reads it (no worker, no LLM call), 5 times each:");
     bench.tableHeader("| fork at step | where it is | runs fetched | prefixes replayed | ms min / median / max |",
         "| ---: | --- | ---: | ---: | --- |");
-    int[] steps = {total * 9 / 10, total * 9 / 10 + every / 2, total / 10 + every / 2};
+    int[] steps = forkPoints(total, every);
     io.durableagents.worker.DurableAgentsPlugin plugin =
         io.durableagents.worker.DurableAgentsPlugin.newBuilder().configureFromClasspath().build();
     for (int at : steps) {
@@ -75,5 +75,14 @@ final class ForkBenchmark {
           runs, replays, millis.get(0), median(millis), millis.get(millis.size() - 1)));
     }
     bench.line("");
+  }
+
+  /**
+   * The steps to fork at: at a run's start, inside one of the last runs and inside an early one; a
+   * short simulation ({@code --quick}: one run of 100 steps) only those it reaches.
+   */
+  static int[] forkPoints(int total, int every) {
+    return java.util.stream.IntStream.of(total * 9 / 10, total * 9 / 10 + every / 2, total / 10 + every / 2)
+        .filter(step -> step <= total).distinct().toArray();
   }
 }
