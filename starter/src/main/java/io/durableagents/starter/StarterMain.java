@@ -59,6 +59,7 @@ import picocli.CommandLine.Spec;
       WorldCommand.class,
       AgentStateCommand.class,
       CodecServerCommand.class,
+      io.durableagents.starter.view.ViewCommand.class,
       BenchmarkCommand.class,
       WorkerCommand.class,
       DevServerCommand.class,

@@ -1,0 +1,22 @@
+package io.durableagents.starter.view;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What the view reads of a simulation's past: the world after a step and one agent at a step, read
+ * from the recorded histories by replay, never from a worker or a model. JSON shapes: docs/viewing.md.
+ */
+public interface SimulationPast {
+  /**
+   * The world after {@code step}: {@code {"step": n, "grid": {"width": w, "height": h} or null,
+   * "agents": [{"id", "role", "x", "y", "color", "shape", "label", "attributes": {...}}]}}.
+   */
+  JsonNode world(String simulationId, int step);
+
+  /**
+   * One agent at {@code step}: {@code {"agentId", "step", "workflowId", "temporalUi", "observation",
+   * "memory", "plan", "remainingTtl", "llmCalls": [{"model", "purpose", "text", "inputTokens",
+   * "outputTokens"}], "toolCalls": [{"name", "arguments", "result", "error"}], "actions": [...]}}.
+   */
+  JsonNode agent(String simulationId, String agentId, int step);
+}
