@@ -101,7 +101,7 @@ public final class ViewServer implements AutoCloseable {
   }
 
   private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
+    try {
       if (!hostAllowed(exchange)) {
         send(exchange, 403, "text/plain", "This view answers to its own address only.");
         return;
@@ -133,6 +133,8 @@ public final class ViewServer implements AutoCloseable {
       } catch (IOException | RuntimeException closed) {
         // the page went away
       }
+    } finally {
+      exchange.close();
     }
   }
 
