@@ -39,9 +39,10 @@ function stepChart(element, title, names, getInterventions, rightAxis) {
     label: name, stroke: PALETTE[i % PALETTE.length], width: 1.5,
     scale: rightAxis && rightAxis.includes(name) ? 'right' : 'y'
   }));
-  const axes = [{}, { scale: 'y' }];
+  // steps are whole numbers: no tick between two steps
+  const axes = [{ incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, { scale: 'y', size: 60 }];
   if (rightAxis) {
-    axes.push({ scale: 'right', side: 1, grid: { show: false } });
+    axes.push({ scale: 'right', side: 1, size: 70, grid: { show: false } });
   }
   const chart = new uPlot({
     title, width, height: 220, series, axes,

@@ -1,0 +1,209 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.starter.view.SimulationPast;
+import io.durableagents.starter.view.ViewServer;
+import io.durableagents.worker.TemporalConnection;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code durable-agents view} as a person uses it, in headless Chromium: Temporal's real dev server, a
+ * worker (its rules model slowed to 150 ms a call, so that steps take a moment), an Epstein run started by
+ * {@code simulate --no-wait}, and the view's server on a free port. The list shows the run; its page's
+ * charts and counts grow step by step; Pause pauses it and Resume resumes it; an intervention is recorded
+ * and a bad value refused with the validator's words; the slider goes back to step 2 and the world and an
+ * agent there are read from the {@link SimulationPast} (a stand-in here: the real one reads the histories);
+ * Fork at that step starts a new run from it. Screenshots: {@code target/view/screenshots}, and the
+ * directory {@value #SCREENSHOTS_VARIABLE} names ({@code ../docs/images/view} for the manual).
+ */
+class ViewBrowserTest {
+  static final String SCREENSHOTS_VARIABLE = "DURABLE_AGENTS_VIEW_SCREENSHOTS";
+  private static final String SIM = "view-sim";
+  private static final Pattern STEP = Pattern.compile("step (\\d+) of 200");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static Path dir;
+  private static int port;
+  private static Process server;
+  private static Process worker;
+  private static WorkflowServiceStubs service;
+  private static ViewServer view;
+  private static HeadlessChromium browser;
+  private static final List<String> asked = new CopyOnWriteArrayList<>();
+
+  /** A 10x10 world whose citizens walk one cell right per step; an agent remembers its step. */
+  static final class WalkingPast implements SimulationPast {
+    @Override
+    public JsonNode world(String simulationId, int step) {
+      asked.add("world " + step);
+      List<Map<String, Object>> agents = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        agents.add(Map.of("id", "citizen-" + i, "role", "citizen", "x", (i + step) % 10, "y", i * 2,
+            "color", i % 2 == 0 ? "#d62728" : "#1f77b4", "shape", "circle", "label", i % 2 == 0 ? "active" : "quiet",
+            "attributes", Map.of()));
+      }
+      agents.add(Map.of("id", "cop-0", "role", "cop", "x", 5, "y", 5, "color", "#222", "shape", "square",
+          "label", "cop", "attributes", Map.of()));
+      return JSON.valueToTree(Map.of("step", step, "grid", Map.of("width", 10, "height", 10), "agents", agents));
+    }
+
+    @Override
+    public JsonNode agent(String simulationId, String agentId, int step) {
+      asked.add("agent " + agentId + " " + step);
+      return JSON.valueToTree(Map.of("agentId", agentId, "step", step, "memory", agentId + " remembers step " + step,
+          "llmCalls", List.of(Map.of("model", "rules", "purpose", "act", "text", "grievance above threshold",
+              "inputTokens", 120, "outputTokens", 14))));
+    }
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path cli = RealDevServer.cli();
+    dir = Files.createDirectories(Path.of("target", "view"));
+    port = RealDevServer.freePort();
+    browser = HeadlessChromium.start(dir);
+    server = RealDevServer.startFresh(dir, port);
+    worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(),
+        Map.of("TEMPORAL_ADDRESS", address(), "DURABLE_AGENTS_RULES_DELAY_MS", "150"), "worker");
+    TemporalConnection connection = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address()));
+    service = TemporalCheck.connect(connection);
+    WorkflowClient client = connection.client(service);
+    view = new ViewServer("127.0.0.1", 0, client, new WalkingPast(), null, address(), null);
+    assertTrue(cli != null);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (browser != null) {
+      browser.close();
+    }
+    if (view != null) {
+      view.close();
+    }
+    if (worker != null) {
+      worker.destroy();
+      if (!worker.waitFor(20, TimeUnit.SECONDS)) {
+        worker.destroyForcibly().waitFor();
+      }
+    }
+    if (service != null) {
+      service.shutdownNow();
+    }
+    RealDevServer.stop(server);
+  }
+
+  @Test
+  void watchARunActOnItGoBackAndFork() throws Exception {
+    CliFailuresTest.Run sim = cli("simulate", "--steps", "200", "--citizens", "12", "--cops", "2", "--id", SIM,
+        "--no-wait");
+    assertEquals(0, sim.exitCode(), sim.out() + sim.err());
+    String home = "http://127.0.0.1:" + view.port() + "/";
+
+    browser.open(home);
+    String list = browser.awaitText(SIM, "epstein", "running");
+    assertTrue(list.contains("Simulations"), list);
+    shot("01-list");
+
+    browser.click(SIM);
+    browser.awaitText("Per step", "Counts");
+    int first = awaitStepAbove(2);
+    int later = awaitStepAbove(first + 2);
+    assertTrue(later > first, "the page follows the run");
+    long rows = ((Number) browser.script("return document.querySelectorAll('#counts tbody tr').length")).longValue();
+    assertTrue(rows >= later, "a row per step: " + rows + " rows at step " + later);
+    long drawn = ((Number) browser.script("return document.querySelectorAll('#counts-chart canvas').length")).longValue();
+    assertTrue(drawn >= 1, "uPlot drew the chart");
+    shot("02-simulation");
+
+    browser.click("Pause");
+    browser.awaitText("Pause requested: " + SIM);
+    browser.await("the run to pause", page -> page.contains("paused"));
+    browser.click("Resume");
+    browser.awaitText("Resume requested: " + SIM);
+    int resumed = step(browser.text());
+    awaitStepAbove(resumed);
+
+    browser.type("#intervene input[name=legitimacy]", "7");
+    browser.click("Intervene");
+    String refused = browser.await("the validator's refusal", page -> page.contains("legitimacy")
+        && page.contains("Nothing was changed or recorded"));
+    assertTrue(refused.contains("7"), refused);
+    browser.type("#intervene input[name=legitimacy]", "0.3");
+    browser.type("#intervene input[name=note]", "a crackdown");
+    browser.click("Intervene");
+    browser.awaitText("Intervention 1 on " + SIM + ": legitimacy -> 0.3 from step");
+    browser.await("the intervention marked", page -> page.contains("Interventions: #1 from step"));
+
+    browser.script("const s = document.getElementById('step'); s.value = 2; s.dispatchEvent(new Event('input'));");
+    browser.awaitText("World after step 2");
+    assertTrue(!(Boolean) browser.script("return document.getElementById('follow').checked"),
+        "dragged back, the slider stops following");
+    assertTrue(asked.contains("world 2"), "the world after step 2 read from the past: " + asked);
+    browser.click("citizen-1");
+    browser.awaitText("citizen-1 remembers step 2", "grievance above threshold");
+    shot("03-past-step");
+
+    browser.click("Fork at this step");
+    String forked = browser.await("the fork", page -> page.contains("Forked " + SIM + " after step 2 as " + SIM
+        + "-fork-2-"));
+    Matcher id = Pattern.compile("as (" + SIM + "-fork-2-\\w+)").matcher(forked);
+    assertTrue(id.find(), forked);
+    CliFailuresTest.Run described = cli("describe", id.group(1));
+    assertEquals(0, described.exitCode(), described.out() + described.err());
+    assertTrue(described.out().contains("fork of " + SIM + " after step 2"), described.out());
+
+    browser.click("Stop");
+    browser.awaitText("Stop requested: " + SIM);
+    browser.open(home);
+    browser.awaitText(id.group(1));
+  }
+
+  private static int step(String page) {
+    Matcher m = STEP.matcher(page);
+    return m.find() ? Integer.parseInt(m.group(1)) : -1;
+  }
+
+  private static int awaitStepAbove(int step) {
+    return step(browser.await("a step after " + step, page -> step(page) > step));
+  }
+
+  private static CliFailuresTest.Run cli(String... args) {
+    Map<String, String> overlay = new HashMap<>();
+    overlay.put("TEMPORAL_ADDRESS", address());
+    overlay.put("DURABLE_AGENTS_MODEL", null);
+    overlay.put("DURABLE_AGENTS_DEBUG", null);
+    return CliFailuresTest.run(overlay, args);
+  }
+
+  private static String address() {
+    return "127.0.0.1:" + port;
+  }
+
+  private static void shot(String name) throws Exception {
+    Path png = dir.resolve("screenshots").resolve(name + ".png");
+    browser.screenshot(png);
+    String copy = System.getenv(SCREENSHOTS_VARIABLE);
+    if (copy != null && !copy.isBlank()) {
+      Files.copy(png, Files.createDirectories(Path.of(copy)).resolve(png.getFileName()),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}
