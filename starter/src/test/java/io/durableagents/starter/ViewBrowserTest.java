@@ -7,7 +7,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durableagents.starter.view.SimulationPast;
 import io.durableagents.starter.view.ViewServer;
+import io.durableagents.worker.DurableAgentsPlugin;
 import io.durableagents.worker.TemporalConnection;
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.approval.ApprovalOptions;
+import io.durableagents.workflows.simulation.SimulationInput;
+import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.worker.WorkerFactory;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.nio.file.Files;
@@ -43,7 +53,7 @@ class ViewBrowserTest {
   private static Path dir;
   private static int port;
   private static Process server;
-  private static Process worker;
+  private static io.temporal.worker.WorkerFactory worker;
   private static WorkflowServiceStubs service;
   private static ViewServer view;
   private static HeadlessChromium browser;
@@ -81,11 +91,19 @@ class ViewBrowserTest {
     port = RealDevServer.freePort();
     browser = HeadlessChromium.start(dir);
     server = RealDevServer.startFresh(dir, port);
-    worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(),
-        Map.of("TEMPORAL_ADDRESS", address(), "DURABLE_AGENTS_RULES_DELAY_MS", "150"), "worker");
     TemporalConnection connection = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address()));
     service = TemporalCheck.connect(connection);
     WorkflowClient client = connection.client(service);
+    // the worker, in this JVM: the built-ins and the rules model as 'worker' has them, and the desk scenario
+    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
+        .configureFromEnvironment(Map.of("TEMPORAL_ADDRESS", address(), "DURABLE_AGENTS_RULES_DELAY_MS", "150"))
+        .configureFromClasspath()
+        .registerScenario(new DeskScenario(), new DeskScenario.Actions())
+        .registerTool(new DeskScenario.Stamp())
+        .registerModel("clerk", new DeskScenario.Clerk())
+        .build();
+    worker = WorkerFactory.newInstance(connection.client(service, "view-test-worker", plugin));
+    worker.start();
     view = new ViewServer("127.0.0.1", 0, client, new WalkingPast(), null, address(), null);
     assertTrue(cli != null);
   }
@@ -99,10 +117,8 @@ class ViewBrowserTest {
       view.close();
     }
     if (worker != null) {
-      worker.destroy();
-      if (!worker.waitFor(20, TimeUnit.SECONDS)) {
-        worker.destroyForcibly().waitFor();
-      }
+      worker.shutdownNow();
+      worker.awaitTermination(20, TimeUnit.SECONDS);
     }
     if (service != null) {
       service.shutdownNow();
@@ -174,6 +190,41 @@ class ViewBrowserTest {
     browser.awaitText("Stop requested: " + SIM);
     browser.open(home);
     browser.awaitText(id.group(1));
+  }
+
+  @Test
+  void approveEditAndDenyWaitingCallsFromThePage() throws Exception {
+    AgentOptions clerk = AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("clerk")
+        .setApproval(ApprovalOptions.of("stamp")).build();
+    WorkflowClient client = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address())).client(service);
+    SimulationWorkflow desk = client.newWorkflowStub(SimulationWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("view-desk").build());
+    WorkflowClient.start(desk::run, SimulationInput.of(DeskScenario.NAME, 3, 1).withAgentOptions(clerk)
+        .withRoleOptions(Map.of("clerk", clerk)).withSearchAttributes(true));
+
+    browser.open("http://127.0.0.1:" + view.port() + "/simulation?id=view-desk");
+    browser.awaitText("agent-clerk-0/step-1/1: stamp");
+    shot("04-approval");
+    browser.click("Approve");
+    browser.awaitText("Call agent-clerk-0/step-1/1 (stamp) of view-desk: approved");
+
+    browser.awaitText("agent-clerk-0/step-2/1: stamp");
+    browser.type("#approvals textarea", "{\"form\":\"B-2\"}");
+    browser.type("#approvals input", "the right form");
+    browser.click("Approve");
+    browser.awaitText("Call agent-clerk-0/step-2/1 (stamp) of view-desk: edited");
+
+    browser.awaitText("agent-clerk-0/step-3/1: stamp");
+    browser.click("Deny");
+    browser.await("the deny refused without a reason", page -> page.contains("--reason is empty"));
+    browser.type("#approvals input", "no stamps today");
+    browser.click("Deny");
+    browser.awaitText("Call agent-clerk-0/step-3/1 (stamp) of view-desk: denied");
+
+    SimulationResult result = client.newUntypedWorkflowStub("view-desk").getResult(60, TimeUnit.SECONDS,
+        SimulationResult.class);
+    assertEquals(3, result.finalCounts().get("filed").intValue(), "each step filed after its decision");
+    assertEquals(2, result.toolCalls(), "the approved and the edited call ran, the denied one did not");
   }
 
   private static int step(String page) {
