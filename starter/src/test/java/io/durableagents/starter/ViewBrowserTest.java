@@ -176,6 +176,8 @@ class ViewBrowserTest {
     browser.click("citizen-1");
     browser.awaitText("citizen-1 remembers step 2", "grievance above threshold");
     shot("03-past-step");
+    browser.scrollTo("Per step", 10);
+    shot("04-charts");
 
     browser.click("Fork at this step");
     String forked = browser.await("the fork", page -> page.contains("Forked " + SIM + " after step 2 as " + SIM
@@ -204,7 +206,7 @@ class ViewBrowserTest {
 
     browser.open("http://127.0.0.1:" + view.port() + "/simulation?id=view-desk");
     browser.awaitText("agent-clerk-0/step-1/1: stamp");
-    shot("04-approval");
+    shot("05-approval");
     browser.click("Approve");
     browser.awaitText("Call agent-clerk-0/step-1/1 (stamp) of view-desk: approved");
 
