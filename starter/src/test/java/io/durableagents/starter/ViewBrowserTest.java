@@ -229,6 +229,47 @@ class ViewBrowserTest {
     assertEquals(2, result.toolCalls(), "the approved and the edited call ran, the denied one did not");
   }
 
+  @Test
+  void twoOpenPagesShareOneReaderThatAsksOncePerStep() throws Exception {
+    String id = "view-budget";
+    CliFailuresTest.Run sim = cli("simulate", "--steps", "20", "--citizens", "4", "--cops", "1", "--id", id, "--no-wait");
+    assertEquals(0, sim.exitCode(), sim.out() + sim.err());
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.URI events = java.net.URI.create("http://127.0.0.1:" + view.port() + "/api/simulations/" + id + "/events");
+    List<List<String>> pages = List.of(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+    java.util.concurrent.CountDownLatch allSteps = new java.util.concurrent.CountDownLatch(pages.size());
+    long opened = System.nanoTime();
+    List<java.util.concurrent.CompletableFuture<?>> streams = new ArrayList<>();
+    for (List<String> page : pages) {
+      streams.add(http.sendAsync(java.net.http.HttpRequest.newBuilder(events).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(line -> {
+            page.add(line);
+            if (line.contains("\"step\":20,")) {
+              allSteps.countDown();
+            }
+          })));
+    }
+    assertTrue(allSteps.await(3, TimeUnit.MINUTES), "both pages to see step 20: " + pages);
+    double seconds = (System.nanoTime() - opened) / 1e9;
+    Map<String, Long> asked = view.queries(id);
+    streams.forEach(f -> f.cancel(true));
+    long progress = asked.getOrDefault("progress", 0L);
+    System.out.printf("ViewBrowserTest: two pages, 20 steps in %.1f s: %s%n", seconds, asked);
+    assertTrue(progress <= seconds * 1000 / ViewServer.TICK_MILLIS + 2,
+        "progress() at most once a second for both pages together: " + asked + " in " + seconds + " s");
+    assertTrue(asked.getOrDefault("stepsAfter", 0L) <= 20, "stepsAfter() at most once per step: " + asked);
+    assertTrue(asked.getOrDefault("interventions", 0L) <= 21, "interventions() at most once per step: " + asked);
+    for (List<String> page : pages) {
+      List<Integer> seen = new ArrayList<>();
+      Matcher m = Pattern.compile("\"step\":(\\d+),\"counts\"").matcher(String.join("\n", page));
+      while (m.find()) {
+        seen.add(Integer.parseInt(m.group(1)));
+      }
+      assertEquals(java.util.stream.IntStream.rangeClosed(1, 20).boxed().toList(), seen,
+          "every step once, in order, on each page");
+    }
+  }
+
   private static int step(String page) {
     Matcher m = STEP.matcher(page);
     return m.find() ? Integer.parseInt(m.group(1)) : -1;

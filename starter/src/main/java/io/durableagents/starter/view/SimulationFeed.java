@@ -50,8 +50,8 @@ final class SimulationFeed {
   private boolean finished;
   private long rolesReadAt;
   private long approvalsReadAt;
-  /** Queries sent, for the tests that check the view sends no storm of them. */
-  private long queries;
+  /** Queries sent by name, for the tests that check the view sends no storm of them. */
+  private final java.util.Map<String, Long> queries = new java.util.TreeMap<>();
 
   SimulationFeed(WorkflowClient client, String id, ObjectMapper json) {
     this.client = client;
@@ -75,8 +75,12 @@ final class SimulationFeed {
     return !pages.isEmpty();
   }
 
-  synchronized long queries() {
-    return queries;
+  synchronized java.util.Map<String, Long> queries() {
+    return java.util.Map.copyOf(queries);
+  }
+
+  private void asked(String query) {
+    queries.merge(query, 1L, Long::sum);
   }
 
   /** Reads what changed since the last tick and pushes it; the next tick reads the approvals again at once. */
@@ -92,14 +96,14 @@ final class SimulationFeed {
     }
     SimulationProgress p;
     try {
-      queries++;
+      asked("progress");
       p = client.newWorkflowStub(SimulationWorkflow.class, id).progress();
     } catch (RuntimeException e) {
       readClosed(e);
       return;
     }
     if (p.step() > lastSeen()) {
-      queries++;
+      asked("stepsAfter");
       List<StepCounts> more = client.newWorkflowStub(SimulationWorkflow.class, id).stepsAfter(lastSeen());
       List<StepCounts> fresh = more.stream().filter(s -> s.step() > lastSeen()).toList();
       steps.addAll(fresh);
@@ -117,7 +121,7 @@ final class SimulationFeed {
     if (millis - rolesReadAt >= ROLES_EVERY_MILLIS) {
       rolesReadAt = millis;
       try {
-        queries++;
+        asked("boundary");
         Checkpoint boundary = client.newWorkflowStub(SimulationWorkflow.class, id).boundary();
         LlmCosts costs = boundary.input().state() == null ? null : boundary.input().state().llmCosts();
         changed("roles", costs == null ? LlmCosts.NONE : costs);
@@ -128,6 +132,7 @@ final class SimulationFeed {
     if (millis - approvalsReadAt >= APPROVALS_EVERY_MILLIS) {
       approvalsReadAt = millis;
       try {
+        asked("approvals");
         changed("approvals", ViewActions.waitingCalls(client, id));
       } catch (RuntimeException e) {
         // an agent step that ended meanwhile: read again at the next turn
@@ -136,7 +141,7 @@ final class SimulationFeed {
   }
 
   private void readInterventions() {
-    queries++;
+    asked("interventions");
     List<Intervention> now = client.newWorkflowStub(SimulationWorkflow.class, id).interventions();
     changed("interventions", now);
   }

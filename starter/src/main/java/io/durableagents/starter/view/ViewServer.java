@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ViewServer implements AutoCloseable {
   /** How often an open simulation's progress is read, at most. */
-  static final long TICK_MILLIS = 1_000;
+  public static final long TICK_MILLIS = 1_000;
   static final String COOKIE = "durable_agents_view";
   private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
 
@@ -88,9 +88,10 @@ public final class ViewServer implements AutoCloseable {
     return http.getAddress().getPort();
   }
 
-  /** How many queries the feeds have sent so far (for tests and the benchmark). */
-  public long queries() {
-    return feeds.values().stream().mapToLong(SimulationFeed::queries).sum();
+  /** The queries the view has sent to a simulation so far, by name (for tests and the benchmark). */
+  public Map<String, Long> queries(String simulationId) {
+    SimulationFeed feed = feeds.get(simulationId);
+    return feed == null ? Map.of() : feed.queries();
   }
 
   @Override
