@@ -24,15 +24,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One simulation as every open page of it sees it, read from Temporal by one poller however many pages are
- * open: {@code progress()} at most once per {@link ViewServer#TICK_MILLIS}, {@code stepsAfter(lastSeen)} and
- * {@code interventions()} once per new step, the costs by role ({@code boundary()}) at most every {@link
- * #ROLES_EVERY_MILLIS}, the waiting tool calls (one visibility listing) at most every {@link
- * #APPROVALS_EVERY_MILLIS}. What changed is pushed to each page's queue as a Server-Sent Event; a new page
+ * open: its description (status and {@code SimStep}, from the server alone) at most once per {@link
+ * ViewServer#TICK_MILLIS}; {@code progress()}, {@code stepsAfter(lastSeen)} and {@code interventions()} once
+ * per new step (and after the page's own actions, and every {@link #QUIET_PROGRESS_EVERY_MILLIS} while no
+ * step ends); the costs by role ({@code boundary()}) at most every {@link #ROLES_EVERY_MILLIS}; the waiting
+ * tool calls (one visibility listing) at most every {@link #APPROVALS_EVERY_MILLIS}. What changed is pushed to each page's queue as a Server-Sent Event; a new page
  * gets what was read already, without a query. A finished run is read once, from its result.
  */
 final class SimulationFeed {
-  static final long ROLES_EVERY_MILLIS = 10_000;
+  static final long ROLES_EVERY_MILLIS = 30_000;
   static final long APPROVALS_EVERY_MILLIS = 3_000;
+  static final long QUIET_PROGRESS_EVERY_MILLIS = 5_000;
 
   /** One Server-Sent Event: its name and its JSON data. */
   record Event(String name, String data) {}
@@ -49,6 +51,8 @@ final class SimulationFeed {
   private String status = "RUNNING";
   private boolean finished;
   private long rolesReadAt;
+  private long progressReadAt;
+  private boolean poked;
   private long approvalsReadAt;
   /** Queries sent by name, for the tests that check the view sends no storm of them. */
   private final java.util.Map<String, Long> queries = new java.util.TreeMap<>();
@@ -83,23 +87,52 @@ final class SimulationFeed {
     queries.merge(query, 1L, Long::sum);
   }
 
-  /** Reads what changed since the last tick and pushes it; the next tick reads the approvals again at once. */
+  /** After an action of the page: the next tick reads the progress, interventions, costs and calls again. */
   synchronized void poke() {
+    poked = true;
     approvalsReadAt = 0;
-    rolesReadAt = 0;
   }
 
-  /** One look at the run: sends what changed to every open page. */
+  /**
+   * One look at the run, which costs its worker nothing unless a step has ended: the run's description
+   * (its status and {@code SimStep} search attribute, answered by the server alone); then, on a new step,
+   * after an action of the page, or every {@link #QUIET_PROGRESS_EVERY_MILLIS} while no step ends (a pause
+   * from the CLI), the queries. Sends what changed to every open page.
+   */
   synchronized void tick() {
     if (finished) {
       return;
     }
+    long millis = System.currentTimeMillis();
+    Long reached;
+    try {
+      asked("describe");
+      io.temporal.client.WorkflowExecutionDescription d = client.newUntypedWorkflowStub(id).describe();
+      if (d.getRawDescription().getWorkflowExecutionInfo().getStatus()
+          != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+        readClosed();
+        return;
+      }
+      reached = d.getTypedSearchAttributes().get(io.durableagents.workflows.SearchAttributes.SIM_STEP);
+    } catch (RuntimeException e) {
+      readClosed();
+      return;
+    }
+    // without the search attribute (a run started without them, the in-memory server) the progress says it
+    boolean stepped = reached == null || reached > lastSeen();
+    if (!(stepped || poked || progress == null || millis - progressReadAt >= QUIET_PROGRESS_EVERY_MILLIS)) {
+      readApprovals(millis);
+      return;
+    }
+    boolean wasPoked = poked;
+    poked = false;
+    progressReadAt = millis;
     SimulationProgress p;
     try {
       asked("progress");
       p = client.newWorkflowStub(SimulationWorkflow.class, id).progress();
     } catch (RuntimeException e) {
-      readClosed(e);
+      broadcast("status", statusJson("no answer to its query (is a worker running?)"));
       return;
     }
     if (p.step() > lastSeen()) {
@@ -109,7 +142,7 @@ final class SimulationFeed {
       steps.addAll(fresh);
       broadcast("steps", write(fresh));
       readInterventions();
-    } else if (interventions == null) {
+    } else if (interventions == null || wasPoked) {
       readInterventions();
     }
     String now = write(p);
@@ -117,8 +150,7 @@ final class SimulationFeed {
       progress = now;
       broadcast("progress", now);
     }
-    long millis = System.currentTimeMillis();
-    if (millis - rolesReadAt >= ROLES_EVERY_MILLIS) {
+    if (millis - rolesReadAt >= ROLES_EVERY_MILLIS || wasPoked && roles == null) {
       rolesReadAt = millis;
       try {
         asked("boundary");
@@ -129,14 +161,19 @@ final class SimulationFeed {
         // no state yet (before the first step): read again at the next turn
       }
     }
-    if (millis - approvalsReadAt >= APPROVALS_EVERY_MILLIS) {
-      approvalsReadAt = millis;
-      try {
-        asked("approvals");
-        changed("approvals", ViewActions.waitingCalls(client, id));
-      } catch (RuntimeException e) {
-        // an agent step that ended meanwhile: read again at the next turn
-      }
+    readApprovals(millis);
+  }
+
+  private void readApprovals(long millis) {
+    if (millis - approvalsReadAt < APPROVALS_EVERY_MILLIS) {
+      return;
+    }
+    approvalsReadAt = millis;
+    try {
+      asked("approvals");
+      changed("approvals", ViewActions.waitingCalls(client, id));
+    } catch (RuntimeException e) {
+      // an agent step that ended meanwhile: read again at the next turn
     }
   }
 
@@ -146,16 +183,19 @@ final class SimulationFeed {
     changed("interventions", now);
   }
 
-  /** The run did not answer its query: when it is closed, everything from its result (no worker needed). */
-  private void readClosed(RuntimeException why) {
+  /** The run is not running (or not there): when it completed, everything from its result (no worker needed). */
+  private void readClosed() {
     WorkflowStub stub = client.newUntypedWorkflowStub(id);
     WorkflowExecutionStatus closed;
     try {
       closed = stub.describe().getRawDescription().getWorkflowExecutionInfo().getStatus();
-    } catch (RuntimeException notThere) {
+    } catch (io.temporal.client.WorkflowNotFoundException notThere) {
       status = "NOT FOUND";
       finished = true;
-      broadcast("status", statusJson(String.valueOf(notThere.getMessage())));
+      broadcast("status", statusJson("no simulation '" + id + "' on this Temporal"));
+      return;
+    } catch (RuntimeException unanswered) {
+      broadcast("status", statusJson("Temporal does not answer: " + unanswered.getMessage()));
       return;
     }
     if (closed == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
