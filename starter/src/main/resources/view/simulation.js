@@ -306,9 +306,19 @@ async function start() {
   document.getElementById('stop').onclick = () => post('stop');
   document.getElementById('fork').onclick = fork;
   const slider = document.getElementById('step');
+  // while the slider is dragged, the world is read for the step it rests on (150 ms), not for every step passed
+  let resting = null;
   slider.oninput = () => {
     document.getElementById('follow').checked = slider.value === slider.max;
-    showWorld(Number(slider.value));
+    document.getElementById('shown-step').textContent = slider.value;
+    clearTimeout(resting);
+    resting = setTimeout(() => showWorld(Number(slider.value)), 150);
+  };
+  document.getElementById('follow').onchange = ev => {
+    if (ev.target.checked && state.steps.length > 0) {
+      slider.value = slider.max;
+      showWorld(state.steps[state.steps.length - 1].step);
+    }
   };
   try {
     const about = await get('');

@@ -4,7 +4,6 @@
 'use strict';
 
 const World = (() => {
-  const CELL = 22;
   let shown = null;
 
   function el(tag, text, cls) {
@@ -45,6 +44,8 @@ const World = (() => {
     const table = document.getElementById('agent-table');
     table.replaceChildren();
     const agents = world.agents || [];
+    // cells of 22 px, smaller for a large grid (the canvas stays within about 600 px)
+    const CELL = world.grid ? Math.max(4, Math.min(22, Math.floor(600 / Math.max(world.grid.width, world.grid.height)))) : 0;
     if (world.grid) {
       canvas.hidden = false;
       canvas.width = world.grid.width * CELL;
@@ -63,7 +64,7 @@ const World = (() => {
           continue;
         }
         ctx.fillStyle = a.color || '#555';
-        shape(ctx, a.shape, a.x * CELL + CELL / 2, a.y * CELL + CELL / 2, CELL / 2 - 3);
+        shape(ctx, a.shape, a.x * CELL + CELL / 2, a.y * CELL + CELL / 2, Math.max(1.5, CELL / 2 - 3));
       }
       canvas.onclick = ev => {
         const r = canvas.getBoundingClientRect();
