@@ -67,7 +67,7 @@ class ViewBrowserTest {
       List<Map<String, Object>> agents = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
         agents.add(Map.of("id", "citizen-" + i, "role", "citizen", "x", (i + step) % 10, "y", i * 2,
-            "color", i % 2 == 0 ? "#d62728" : "#1f77b4", "shape", "circle", "label", i % 2 == 0 ? "active" : "quiet",
+            "color", i % 2 == 0 ? "#d62728" : "#1f77b4", "shape", "circle", "label", (i % 2 == 0 ? "active" : "quiet") + " at step " + step,
             "attributes", Map.of()));
       }
       agents.add(Map.of("id", "cop-0", "role", "cop", "x", 5, "y", 5, "color", "#222", "shape", "square",
@@ -169,7 +169,7 @@ class ViewBrowserTest {
     browser.await("the intervention marked", page -> page.contains("Interventions: #1 from step"));
 
     browser.script("const s = document.getElementById('step'); s.value = 2; s.dispatchEvent(new Event('input'));");
-    browser.awaitText("World after step 2");
+    browser.awaitText("World after step 2", "active at step 2");
     assertTrue(!(Boolean) browser.script("return document.getElementById('follow').checked"),
         "dragged back, the slider stops following");
     assertTrue(asked.contains("world 2"), "the world after step 2 read from the past: " + asked);
