@@ -47,6 +47,19 @@ class DemoViewTest {
           URI.create(m.group(1) + "api/simulations")).build(), HttpResponse.BodyHandlers.ofString());
       assertEquals(200, list.statusCode(), list.body());
       assertTrue(list.body().contains("\"id\":\"demo-view\"") && list.body().contains("completed"), list.body());
+      // the finished run's page: its steps from its result, and its status
+      HttpResponse<java.util.stream.Stream<String>> events = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          URI.create(m.group(1) + "api/simulations/demo-view/events")).build(), HttpResponse.BodyHandlers.ofLines());
+      StringBuilder seen = new StringBuilder();
+      try (java.util.stream.Stream<String> lines = events.body()) {
+        java.util.Iterator<String> it = lines.iterator();
+        while (it.hasNext() && !seen.toString().contains("\"finished\":true")) {
+          seen.append(it.next()).append('\n');
+        }
+      }
+      String page = seen.toString();
+      assertTrue(page.contains("\"status\":\"COMPLETED\"") && page.contains("\"step\":1,\"counts\"")
+          && page.contains("\"step\":2,\"counts\""), page);
       assertTrue(demo.isAlive(), "demo waits while the view is open");
     } finally {
       demo.destroy();

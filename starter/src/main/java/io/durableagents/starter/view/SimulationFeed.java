@@ -52,6 +52,7 @@ final class SimulationFeed {
   private boolean finished;
   private long rolesReadAt;
   private long progressReadAt;
+  private long approvalsEvery = APPROVALS_EVERY_MILLIS;
   private boolean poked;
   private long approvalsReadAt;
   /** Queries sent by name, for the tests that check the view sends no storm of them. */
@@ -91,6 +92,7 @@ final class SimulationFeed {
   synchronized void poke() {
     poked = true;
     approvalsReadAt = 0;
+    approvalsEvery = APPROVALS_EVERY_MILLIS;
   }
 
   /**
@@ -164,17 +166,24 @@ final class SimulationFeed {
     readApprovals(millis);
   }
 
+  /**
+   * The waiting calls, at most every {@link #APPROVALS_EVERY_MILLIS}, and never more than a tenth of the
+   * time: where the server has no visibility queries (the in-memory one) the listing describes every open
+   * run, and the next one waits ten times as long as it took.
+   */
   private void readApprovals(long millis) {
-    if (millis - approvalsReadAt < APPROVALS_EVERY_MILLIS) {
+    if (millis < approvalsReadAt + approvalsEvery) {
       return;
     }
     approvalsReadAt = millis;
+    long started = System.nanoTime();
     try {
       asked("approvals");
       changed("approvals", ViewActions.waitingCalls(client, id));
     } catch (RuntimeException e) {
       // an agent step that ended meanwhile: read again at the next turn
     }
+    approvalsEvery = Math.max(APPROVALS_EVERY_MILLIS, 10 * (System.nanoTime() - started) / 1_000_000);
   }
 
   private void readInterventions() {
