@@ -270,6 +270,44 @@ class ViewBrowserTest {
     }
   }
 
+  @Test
+  void aRunThatDoesNotMoveIsNotQueriedEverySecond() throws Exception {
+    String id = "view-quiet";
+    CliFailuresTest.Run sim = cli("simulate", "--steps", "200", "--citizens", "4", "--cops", "1", "--id", id, "--no-wait");
+    assertEquals(0, sim.exitCode(), sim.out() + sim.err());
+    CliFailuresTest.Run paused = cli("pause", id);
+    assertEquals(0, paused.exitCode(), paused.out() + paused.err());
+    java.util.concurrent.CountDownLatch sawPaused = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CompletableFuture<?> stream = java.net.http.HttpClient.newHttpClient().sendAsync(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + view.port()
+            + "/api/simulations/" + id + "/events")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(line -> {
+          if (line.contains("\"paused\":true")) {
+            sawPaused.countDown();
+          }
+        }));
+    try {
+      assertTrue(sawPaused.await(60, TimeUnit.SECONDS), "the page to see the run paused (by the CLI)");
+      Map<String, Long> before = view.queries(id);
+      long describedBefore = before.getOrDefault("describe", 0L);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (view.queries(id).getOrDefault("describe", 0L) < describedBefore + 8) {
+        assertTrue(System.nanoTime() < deadline, "the reader to look 8 more times: " + view.queries(id));
+        TimeUnit.MILLISECONDS.sleep(50);
+      }
+      Map<String, Long> after = view.queries(id);
+      System.out.printf("ViewBrowserTest: a paused run, 8 looks: %s -> %s%n", before, after);
+      // the step in progress when it was paused may still end in the window: once more for it
+      long stepped = after.getOrDefault("stepsAfter", 0L) - before.getOrDefault("stepsAfter", 0L);
+      assertTrue(stepped <= 1, "a paused run ends at most the step it was in: " + before + " -> " + after);
+      assertTrue(after.getOrDefault("progress", 0L) - before.getOrDefault("progress", 0L) <= stepped + 2,
+          "while no step ends, progress() every 5 s, not every second: " + before + " -> " + after);
+    } finally {
+      stream.cancel(true);
+      cli("stop", id);
+    }
+  }
+
   private static int step(String page) {
     Matcher m = STEP.matcher(page);
     return m.find() ? Integer.parseInt(m.group(1)) : -1;
