@@ -84,6 +84,7 @@ import picocli.CommandLine;
       WorldCommand.class,
       AgentStateCommand.class,
       CodecServerCommand.class,
+      io.durableagents.starter.view.ViewCommand.class,
       BenchmarkCommand.class,
       WorkerCommand.class,
       DevServerCommand.class,

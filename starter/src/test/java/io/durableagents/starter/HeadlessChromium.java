@@ -186,6 +186,19 @@ final class HeadlessChromium implements AutoCloseable {
     ((JavascriptExecutor) driver).executeScript("arguments[0].click();", element);
   }
 
+  /** Types {@code text} into the field {@code css} selects, after clearing it. */
+  void type(String css, String text) {
+    WebElement field = new WebDriverWait(driver, WAIT).until(d -> d.findElements(By.cssSelector(css)).stream()
+        .findFirst().orElse(null));
+    field.clear();
+    field.sendKeys(text);
+  }
+
+  /** Runs {@code script} in the page and returns what it returns. */
+  Object script(String script, Object... args) {
+    return ((JavascriptExecutor) driver).executeScript(script, args);
+  }
+
   String currentUrl() {
     return driver.getCurrentUrl();
   }

@@ -47,6 +47,10 @@ public final class DemoCommand implements Callable<Integer> {
       description = "The UI's port of the Temporal demo starts, as 'dev-server --ui-port' (default: --port + 1000).")
   Integer uiPort;
 
+  @Option(names = "--view", description = "Serve the view of this Temporal beside the run ('view --port 0': a free "
+      + "port on 127.0.0.1) and print its address.")
+  boolean view;
+
   @Mixin
   SimulationOptions options;
 
@@ -77,10 +81,16 @@ public final class DemoCommand implements Callable<Integer> {
         ports == null ? Map.of() : Map.of(ADDRESS_VARIABLE, env.get(ADDRESS_VARIABLE)));
     try (stack) {
       WorkflowServiceStubs service = TemporalCheck.connect(connection);
-      try {
+      try (AutoCloseable page = view ? io.durableagents.starter.view.ViewCommand.start(connection, service,
+          "127.0.0.1", 0, null, System.out) : null) {
         WorkflowClient client = connection.client(service);
-        return SimulateCommand.run(connection, client, input, options.id, false, output, null,
+        int code = SimulateCommand.run(connection, client, input, options.id, false, output, null,
             options.replaceFinished);
+        if (view) { // the page, the worker and the Temporal stay for forks and a look back, until Ctrl-C
+          System.out.println("The view stays open until Ctrl-C (which stops what demo started).");
+          new java.util.concurrent.CountDownLatch(1).await();
+        }
+        return code;
       } finally {
         service.shutdown();
       }
