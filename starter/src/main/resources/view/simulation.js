@@ -188,12 +188,12 @@ async function showWorld(step) {
   }
 }
 
-async function showAgent(agentId) {
+async function showAgent(agentId, step = state.shownStep) {
   state.agent = agentId;
   try {
-    World.showAgent(await get('/agents/' + encodeURIComponent(agentId) + '?step=' + state.shownStep));
+    World.showAgent(await get('/agents/' + encodeURIComponent(agentId) + '?step=' + step), showAgent);
   } catch (e) {
-    fail('Agent ' + agentId + ' at step ' + state.shownStep + ': ' + e.message);
+    fail('Agent ' + agentId + ' at step ' + step + ': ' + e.message);
   }
 }
 

@@ -108,7 +108,8 @@ const World = (() => {
     parent.appendChild(el('pre', typeof value === 'string' ? value : JSON.stringify(value, null, 2)));
   }
 
-  function showAgent(a) {
+  // open(agentId, step): shows the same agent at another step (a jailed citizen's last step)
+  function showAgent(a, open) {
     document.getElementById('agent').hidden = false;
     document.getElementById('agent-id').textContent = a.agentId;
     document.getElementById('agent-step').textContent = a.step;
@@ -121,6 +122,15 @@ const World = (() => {
       link.rel = 'noopener';
       body.appendChild(link);
     }
+    if (a.note) {
+      body.appendChild(el('p', a.note));
+    }
+    if (a.lastStep != null && open) {
+      const last = el('button', 'Its last step: step ' + a.lastStep);
+      last.onclick = () => open(a.agentId, a.lastStep);
+      body.appendChild(last);
+    }
+    block(body, 'Reasoning', a.reasoning);
     block(body, 'Observation', a.observation);
     block(body, 'Memory', a.memory);
     block(body, 'Plan' + (a.remainingTtl != null ? ' (' + a.remainingTtl + ' more steps)' : ''), a.plan);

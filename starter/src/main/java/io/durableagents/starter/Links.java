@@ -26,7 +26,7 @@ public final class Links {
   }
 
   /** The UI: $TEMPORAL_UI_URL, else the one of the dev server this machine runs there, else :8080. */
-  static String ui(TemporalConnection connection) {
+  public static String ui(TemporalConnection connection) {
     String set = Environment.get(UI_URL);
     if (set != null && !set.isBlank()) {
       return set;

@@ -120,6 +120,19 @@ final class HeadlessChromium implements AutoCloseable {
 
   /** Waits until the page's text satisfies {@code condition}, loading it again every 5 s. */
   String await(String what, Predicate<String> condition) {
+    return await(what, condition, true);
+  }
+
+  /**
+   * As {@link #awaitText}, never loading the page again: for a live page whose state (a slider moved,
+   * an agent opened) a reload would lose.
+   */
+  String awaitLive(String... texts) {
+    return await("the page to show " + Arrays.toString(texts), page -> Arrays.stream(texts).allMatch(page::contains),
+        false);
+  }
+
+  private String await(String what, Predicate<String> condition, boolean reloading) {
     long deadline = System.nanoTime() + WAIT.toNanos();
     long reload = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (true) {
@@ -131,7 +144,7 @@ final class HeadlessChromium implements AutoCloseable {
         throw new AssertionError("waited " + WAIT.toSeconds() + " s for " + what + " at " + driver.getCurrentUrl()
             + "; it showed:\n" + page);
       }
-      if (System.nanoTime() > reload) {
+      if (reloading && System.nanoTime() > reload) {
         driver.navigate().refresh();
         reload = System.nanoTime() + Duration.ofSeconds(5).toNanos();
       }

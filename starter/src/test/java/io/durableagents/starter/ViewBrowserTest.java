@@ -5,21 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.starter.view.SimulationPast;
+import io.durableagents.api.AgentPortrayal;
+import io.durableagents.scenarios.epstein.EpsteinScenario;
 import io.durableagents.starter.view.ViewServer;
+import io.durableagents.starter.view.history.ReplayedPast;
 import io.durableagents.worker.DurableAgentsPlugin;
+import io.durableagents.worker.SimulationReplay;
 import io.durableagents.worker.TemporalConnection;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.approval.ApprovalOptions;
+import io.durableagents.workflows.simulation.Checkpoint;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.worker.WorkerFactory;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.worker.WorkerFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,35 +58,11 @@ class ViewBrowserTest {
   private static int port;
   private static Process server;
   private static io.temporal.worker.WorkerFactory worker;
+  private static DurableAgentsPlugin replayer;
+  private static WorkflowClient client;
   private static WorkflowServiceStubs service;
   private static ViewServer view;
   private static HeadlessChromium browser;
-  private static final List<String> asked = new CopyOnWriteArrayList<>();
-
-  /** A 10x10 world whose citizens walk one cell right per step; an agent remembers its step. */
-  static final class WalkingPast implements SimulationPast {
-    @Override
-    public JsonNode world(String simulationId, int step) {
-      asked.add("world " + step);
-      List<Map<String, Object>> agents = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        agents.add(Map.of("id", "citizen-" + i, "role", "citizen", "x", (i + step) % 10, "y", i * 2,
-            "color", i % 2 == 0 ? "#d62728" : "#1f77b4", "shape", "circle", "label", (i % 2 == 0 ? "active" : "quiet") + " at step " + step,
-            "attributes", Map.of()));
-      }
-      agents.add(Map.of("id", "cop-0", "role", "cop", "x", 5, "y", 5, "color", "#222", "shape", "square",
-          "label", "cop", "attributes", Map.of()));
-      return JSON.valueToTree(Map.of("step", step, "grid", Map.of("width", 10, "height", 10), "agents", agents));
-    }
-
-    @Override
-    public JsonNode agent(String simulationId, String agentId, int step) {
-      asked.add("agent " + agentId + " " + step);
-      return JSON.valueToTree(Map.of("agentId", agentId, "step", step, "memory", agentId + " remembers step " + step,
-          "llmCalls", List.of(Map.of("model", "rules", "purpose", "act", "text", "grievance above threshold",
-              "inputTokens", 120, "outputTokens", 14))));
-    }
-  }
 
   @BeforeAll
   static void start() throws Exception {
@@ -93,7 +73,7 @@ class ViewBrowserTest {
     server = RealDevServer.startFresh(dir, port);
     TemporalConnection connection = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address()));
     service = TemporalCheck.connect(connection);
-    WorkflowClient client = connection.client(service);
+    client = connection.client(service);
     // the worker, in this JVM: the built-ins and the rules model as 'worker' has them, and the desk scenario
     DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
         .configureFromEnvironment(Map.of("TEMPORAL_ADDRESS", address(), "DURABLE_AGENTS_RULES_DELAY_MS", "150"))
@@ -104,7 +84,8 @@ class ViewBrowserTest {
         .build();
     worker = WorkerFactory.newInstance(connection.client(service, "view-test-worker", plugin));
     worker.start();
-    view = new ViewServer("127.0.0.1", 0, client, new WalkingPast(), null, address(), null);
+    replayer = plugin;
+    view = new ViewServer("127.0.0.1", 0, client, new ReplayedPast(client, plugin, null), null, address(), null);
     assertTrue(cli != null);
   }
 
@@ -168,25 +149,66 @@ class ViewBrowserTest {
     browser.awaitText("Intervention 1 on " + SIM + ": legitimacy -> 0.3 from step");
     browser.await("the intervention marked", page -> page.contains("Interventions: #1 from step"));
 
-    browser.script("const s = document.getElementById('step'); s.value = 2; s.dispatchEvent(new Event('input'));");
-    browser.awaitText("World after step 2", "active at step 2");
+    // back in time: the world after the first step with a citizen in jail, drawn as fork reads it
+    int latest = awaitStepAbove(step(browser.text()) + 1);
+    int past = 0;
+    String jailed = null;
+    for (int k = 1; k < latest && jailed == null; k++) {
+      for (JsonNode a : get("world?step=" + k).path("agents")) {
+        if ("jailed".equals(a.path("attributes").path("condition").asText())) {
+          past = k;
+          jailed = a.path("id").asText();
+          break;
+        }
+      }
+    }
+    assertTrue(jailed != null, "a citizen is jailed before step " + latest);
+    browser.script("const s = document.getElementById('step'); s.value = " + past
+        + "; s.dispatchEvent(new Event('input'));");
+    browser.awaitLive("World after step " + past + "\n");
     assertTrue(!(Boolean) browser.script("return document.getElementById('follow').checked"),
         "dragged back, the slider stops following");
-    assertTrue(asked.contains("world 2"), "the world after step 2 read from the past: " + asked);
-    browser.click("citizen-1");
-    browser.awaitText("citizen-1 remembers step 2", "grievance above threshold");
+    SimulationReplay replay = new SimulationReplay(client, replayer);
+    Checkpoint forkReads;
+    try {
+      forkReads = replay.stateAfter(client, SIM, past);
+    } finally {
+      replay.close();
+    }
+    List<String> expected = new ArrayList<>();
+    for (AgentPortrayal a : new EpsteinScenario().restore(forkReads.input().state().world()).portrayal().agents()) {
+      expected.add(a.id() + " (" + a.x() + ", " + a.y() + ") " + a.color());
+    }
+    String world = (String) browser.script("return World.shown().agents.map(a => a.id + ' (' + a.x + ', ' + a.y"
+        + " + ') ' + a.color).join('\\n')");
+    assertEquals(String.join("\n", expected), world, "the world drawn after step " + past + " is fork's");
+
+    // the jailed citizen: its step then, or (jailed before it) its last step, says why it rebelled
+    browser.click(jailed);
+    String panel = browser.awaitLive("Agent " + jailed + " at step " + past);
+    if (panel.contains(jailed + " took no step at step " + past)) {
+      Matcher last = Pattern.compile("Its last step: step (\\d+)").matcher(
+          browser.awaitLive("Its last step: step "));
+      assertTrue(last.find());
+      browser.click("Its last step: step " + last.group(1));
+      browser.awaitLive("Agent " + jailed + " at step " + last.group(1));
+    }
+    String why = browser.awaitLive("Reasoning", "above the threshold");
+    assertTrue(why.contains("LLM call 1") && (why.contains("become active") || why.contains("stay active")), why);
     shot("03-past-step");
     browser.scrollTo("Per step", 10);
     shot("04-charts");
 
+    // and a fork from the step shown
+    int shown = past;
     browser.click("Fork at this step");
-    String forked = browser.await("the fork", page -> page.contains("Forked " + SIM + " after step 2 as " + SIM
-        + "-fork-2-"));
-    Matcher id = Pattern.compile("as (" + SIM + "-fork-2-\\w+)").matcher(forked);
+    String forked = browser.await("the fork", page -> page.contains("Forked " + SIM + " after step " + shown + " as " + SIM
+        + "-fork-" + shown + "-"));
+    Matcher id = Pattern.compile("as (" + SIM + "-fork-" + shown + "-\\w+)").matcher(forked);
     assertTrue(id.find(), forked);
     CliFailuresTest.Run described = cli("describe", id.group(1));
     assertEquals(0, described.exitCode(), described.out() + described.err());
-    assertTrue(described.out().contains("fork of " + SIM + " after step 2"), described.out());
+    assertTrue(described.out().contains("fork of " + SIM + " after step " + shown), described.out());
 
     browser.click("Stop");
     browser.awaitText("Stop requested: " + SIM);
@@ -306,6 +328,16 @@ class ViewBrowserTest {
       stream.cancel(true);
       cli("stop", id);
     }
+  }
+
+  /** What the view's JSON endpoint {@code path} (under the simulation) answers. */
+  private static JsonNode get(String path) throws Exception {
+    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + view.port()
+            + "/api/simulations/" + SIM + "/" + path)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), r.body());
+    return JSON.readTree(r.body());
   }
 
   private static int step(String page) {

@@ -38,7 +38,7 @@ public final class ApprovalTargets {
   public record Named(String name, ToolApproval approval) {}
 
   /** A call the command line names, resolved: the workflow that runs it and its number there. */
-  record Target(String workflowId, String callId) {}
+  public record Target(String workflowId, String callId) {}
 
   private ApprovalTargets() {}
 
@@ -47,7 +47,7 @@ public final class ApprovalTargets {
    * visibility query, or where the server has none (the embedded test server), from its open workflows'
    * attributes.
    */
-  static List<String> awaiting(WorkflowServiceStubs service, String namespace) {
+  public static List<String> awaiting(WorkflowServiceStubs service, String namespace) {
     List<WorkflowExecutionInfo> runs;
     try {
       runs = service.blockingStub().listWorkflowExecutions(ListWorkflowExecutionsRequest.newBuilder()
@@ -83,7 +83,7 @@ public final class ApprovalTargets {
   }
 
   /** The workflow and call a name given under {@code workflowId} stands for. */
-  static Target resolve(String workflowId, String call) {
+  public static Target resolve(String workflowId, String call) {
     String c = call.strip();
     int slash = c.lastIndexOf('/');
     if (slash < 0) {

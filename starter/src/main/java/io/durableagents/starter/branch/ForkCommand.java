@@ -47,7 +47,7 @@ public final class ForkCommand implements Callable<Integer> {
   int atStep;
 
   @Mixin
-  SimulationOptions options;
+  public SimulationOptions options;
 
   @Mixin
   OutputOptions output = new OutputOptions();
@@ -56,7 +56,7 @@ public final class ForkCommand implements Callable<Integer> {
   boolean noWait;
 
   @Spec
-  CommandSpec spec;
+  public CommandSpec spec;
 
   @Override
   public Integer call() throws InterruptedException {

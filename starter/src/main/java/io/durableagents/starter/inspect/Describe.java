@@ -14,7 +14,7 @@ public final class Describe {
 
   private Describe() {}
 
-  static String status(WorkflowExecutionStatus status) {
+  public static String status(WorkflowExecutionStatus status) {
     return status.name().replace("WORKFLOW_EXECUTION_STATUS_", "").toLowerCase(Locale.ROOT);
   }
 

@@ -62,13 +62,13 @@ public final class ListCommand implements Callable<Integer> {
   }
 
   /** A simulation: every run of one workflow id (it continued as new), the first and the latest. */
-  record Simulation(WorkflowExecutionInfo first, WorkflowExecutionInfo latest, int runs) {}
+  public record Simulation(WorkflowExecutionInfo first, WorkflowExecutionInfo latest, int runs) {}
 
   /**
    * The runs grouped into simulations, newest first: a simulation that continued as new is one row,
    * with its first run's start, and its latest run's status and close time.
    */
-  static List<Simulation> bySimulation(List<WorkflowExecutionInfo> runs) {
+  public static List<Simulation> bySimulation(List<WorkflowExecutionInfo> runs) {
     java.util.Map<String, List<WorkflowExecutionInfo>> byId = new java.util.LinkedHashMap<>();
     for (WorkflowExecutionInfo run : runs) {
       byId.computeIfAbsent(run.getExecution().getWorkflowId(), k -> new ArrayList<>()).add(run);
@@ -138,7 +138,7 @@ public final class ListCommand implements Callable<Integer> {
     }
   }
 
-  static List<WorkflowExecutionInfo> list(WorkflowServiceStubs service, String namespace, int limit) {
+  public static List<WorkflowExecutionInfo> list(WorkflowServiceStubs service, String namespace, int limit) {
     List<WorkflowExecutionInfo> runs = new ArrayList<>();
     try {
       runs.addAll(service.blockingStub().listWorkflowExecutions(

@@ -37,7 +37,7 @@ public final class SimulationRunner {
   /** The order of the run's variables in every view; read from the run when it was not started here. */
   private CountColumns columns;
 
-  SimulationRunner(WorkflowClient client, PrintStream out) {
+  public SimulationRunner(WorkflowClient client, PrintStream out) {
     this.client = client;
     this.out = out;
   }
@@ -58,7 +58,7 @@ public final class SimulationRunner {
    * run is refused (a {@link CommandFailure} naming it) unless {@code replaceFinished}: Temporal would
    * start the new run in its place, and every command reads an id's latest run.
    */
-  String start(SimulationInput input, String workflowId, Origin origin, boolean replaceFinished) {
+  public String start(SimulationInput input, String workflowId, Origin origin, boolean replaceFinished) {
     WorkflowOptions.Builder options = WorkflowOptions.newBuilder()
         .setTaskQueue(TaskQueues.AGENTS)
         .setWorkflowId(workflowId)

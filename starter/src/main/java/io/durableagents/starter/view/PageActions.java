@@ -2,7 +2,6 @@ package io.durableagents.starter.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durableagents.starter.ViewActions;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;

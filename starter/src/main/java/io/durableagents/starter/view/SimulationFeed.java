@@ -3,7 +3,6 @@ package io.durableagents.starter.view;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.durableagents.starter.ViewActions;
 import io.durableagents.workflows.simulation.Checkpoint;
 import io.durableagents.workflows.simulation.Intervention;
 import io.durableagents.workflows.simulation.LlmCosts;

@@ -1,6 +1,7 @@
 package io.durableagents.starter.view;
 
-import io.durableagents.starter.ViewActions;
+import io.durableagents.starter.view.history.ReplayedPast;
+import io.durableagents.worker.DurableAgentsPlugin;
 import io.durableagents.worker.TemporalConnection;
 import io.durableagents.worker.codec.CodecServer;
 import io.temporal.client.WorkflowClient;
@@ -103,11 +104,10 @@ public final class ViewCommand implements Callable<Integer> {
   }
 
   /**
-   * The simulations' past read by replay ({@code world?step=N}, {@code agents/{id}?step=N}): view-past's
-   * {@code ReplayedPast} ({@code new ReplayedPast(client, plugin, temporalUi)}), wired in at its merge; until
-   * then none, and those two endpoints say so.
+   * The simulations' past read by replay ({@code world?step=N}, {@code agents/{id}?step=N}) with the
+   * workflows of the scenarios on the classpath (the built-ins and a project's own), as {@code fork} reads it.
    */
   static SimulationPast past(WorkflowClient client, String temporalUi) {
-    return null;
+    return new ReplayedPast(client, DurableAgentsPlugin.newBuilder().configureFromClasspath().build(), temporalUi);
   }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.durableagents.starter.ViewActions;
 import io.temporal.client.WorkflowClient;
 import java.io.IOException;
 import java.io.InputStream;

@@ -131,26 +131,9 @@ public final class ReplayedPast implements SimulationPast, AutoCloseable {
       throw new IllegalArgumentException("agents act from step 1 on; step " + step + " has no agent step");
     }
     RecordedRuns.Run run = runs(simulationId).runFor(step - 1);
-    String workflowId = null;
-    boolean group = false;
-    String own = AgentStepIds.agentStep(simulationId, agentId, step);
-    for (HistoryEvent e : run.history().getEvents()) {
-      if (e.getEventType() != EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
-        continue;
-      }
-      var started = e.getStartChildWorkflowExecutionInitiatedEventAttributes();
-      if (started.getWorkflowId().equals(own)) {
-        workflowId = own;
-        break;
-      }
-      if (AgentStepIds.isGroupStep(simulationId, started.getWorkflowId(), step)
-          && converter.fromPayloads(0, Optional.of(started.getInput()), AgentGroupStepInput.class,
-              AgentGroupStepInput.class).agents().stream().anyMatch(a -> a.agentId().equals(agentId))) {
-        workflowId = started.getWorkflowId();
-        group = true;
-        break;
-      }
-    }
+    StepOf found = agentStepOf(run, simulationId, agentId, step);
+    String workflowId = found == null ? null : found.workflowId();
+    boolean group = found != null && found.group();
     ObjectNode reading;
     if (workflowId == null) {
       if (!run.showsCompleted(step - 1)) {
@@ -163,6 +146,10 @@ public final class ReplayedPast implements SimulationPast, AutoCloseable {
       reading.putNull("temporalUi");
       reading.put("note", agentId + " took no step at step " + step + " (it could not act, or is no agent of '"
           + simulationId + "')");
+      Integer last = lastStepBefore(simulationId, agentId, step);
+      if (last != null) {
+        reading.put("lastStep", last); // a jailed citizen: the step it last acted, where it rebelled
+      }
       reading.set("llmCalls", json.createArrayNode());
       reading.set("toolCalls", json.createArrayNode());
       reading.set("actions", json.createArrayNode());
@@ -176,6 +163,38 @@ public final class ReplayedPast implements SimulationPast, AutoCloseable {
       agents.put(key, reading);
     }
     return reading;
+  }
+
+  /** Where an agent's step ran: its own workflow, or the group step holding it. */
+  private record StepOf(String workflowId, boolean group) {}
+
+  private StepOf agentStepOf(RecordedRuns.Run run, String simulationId, String agentId, int step) {
+    String own = AgentStepIds.agentStep(simulationId, agentId, step);
+    for (HistoryEvent e : run.history().getEvents()) {
+      if (e.getEventType() != EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED) {
+        continue;
+      }
+      var started = e.getStartChildWorkflowExecutionInitiatedEventAttributes();
+      if (started.getWorkflowId().equals(own)) {
+        return new StepOf(own, false);
+      }
+      if (AgentStepIds.isGroupStep(simulationId, started.getWorkflowId(), step)
+          && converter.fromPayloads(0, Optional.of(started.getInput()), AgentGroupStepInput.class,
+              AgentGroupStepInput.class).agents().stream().anyMatch(a -> a.agentId().equals(agentId))) {
+        return new StepOf(started.getWorkflowId(), true);
+      }
+    }
+    return null;
+  }
+
+  /** The last step before {@code step} at which the agent acted, looking back at most 100 steps. */
+  private Integer lastStepBefore(String simulationId, String agentId, int step) {
+    for (int k = step - 1; k >= Math.max(1, step - 100); k--) {
+      if (agentStepOf(runs(simulationId).runFor(k - 1), simulationId, agentId, k) != null) {
+        return k;
+      }
+    }
+    return null;
   }
 
   /** How many histories were fetched from the server so far (runs of simulations and agent steps). */

@@ -189,6 +189,35 @@ class ReplayedPastTest {
   }
 
   @Test
+  void aCitizenInJailTookNoStepAndNamesTheLastStepItTook() {
+    String demo = "sim-view-past-jail"; // the demo's world and seed: citizens are jailed within a few steps
+    DurableAgentsTestEnvironment.simulation(client(), demo).run(SimulationInput.of("epstein", 10, 42));
+    try (ReplayedPast past = new ReplayedPast(client(), plugin, UI)) {
+      String jailed = null;
+      int step = 0;
+      for (int k = 2; k <= 10 && jailed == null; k++) {
+        for (JsonNode a : past.world(demo, k - 1).path("agents")) {
+          if (a.at("/attributes/jail_sentence").asInt() > 0) {
+            jailed = a.get("id").asText();
+            step = k;
+            break;
+          }
+        }
+      }
+      assertTrue(jailed != null, "a citizen in jail across a step of the recorded run");
+      JsonNode inJail = past.agent(demo, jailed, step);
+      assertTrue(inJail.get("workflowId").isNull(), inJail.toString());
+      assertEquals(jailed + " took no step at step " + step + " (it could not act, or is no agent of '" + demo
+          + "')", inJail.get("note").asText());
+      int last = inJail.get("lastStep").asInt();
+      assertTrue(last >= 1 && last < step, inJail.toString());
+      JsonNode then = past.agent(demo, jailed, last);
+      assertFalse(then.get("workflowId").isNull(), "it took step " + last + ": " + then);
+      assertTrue(then.get("reasoning").asText().contains("active"), then.get("reasoning").asText());
+    }
+  }
+
+  @Test
   void anAgentOfAGroupStepIsReadFromTheGroupsHistoryAndTheWorldIsTheSame() {
     try (ReplayedPast past = new ReplayedPast(client(), plugin, null)) {
       JsonNode agent = past.agent(GROUPED, "citizen-5", 3);

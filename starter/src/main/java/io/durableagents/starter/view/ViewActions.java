@@ -1,6 +1,20 @@
-package io.durableagents.starter;
+package io.durableagents.starter.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.durableagents.starter.CommandFailure;
+import io.durableagents.starter.Environment;
+import io.durableagents.starter.Links;
+import io.durableagents.starter.LocalCatalog;
+import io.durableagents.starter.StartChecks;
+import io.durableagents.starter.TemporalCheck;
+import io.durableagents.starter.Updates;
+import io.durableagents.starter.approval.ApprovalTargets;
+import io.durableagents.starter.branch.Branch;
+import io.durableagents.starter.branch.ForkCommand;
+import io.durableagents.starter.inspect.Describe;
+import io.durableagents.starter.inspect.ListCommand;
+import io.durableagents.starter.run.Origin;
+import io.durableagents.starter.run.SimulationRunner;
 import io.durableagents.worker.DurableAgentsPlugin;
 import io.durableagents.worker.SimulationReplay;
 import io.durableagents.worker.TemporalConnection;

@@ -1,4 +1,4 @@
-package io.durableagents.starter;
+package io.durableagents.starter.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
