@@ -115,11 +115,15 @@ final class SimulationFeed {
         return;
       }
       reached = d.getTypedSearchAttributes().get(io.durableagents.workflows.SearchAttributes.SIM_STEP);
+      if (reached == null && d.getTypedSearchAttributes().get(io.durableagents.workflows.SearchAttributes.SCENARIO)
+          != null) {
+        reached = 0L; // it sets its search attributes, and has not ended a step yet (paused before the first)
+      }
     } catch (RuntimeException e) {
       readClosed();
       return;
     }
-    // without the search attribute (a run started without them, the in-memory server) the progress says it
+    // without search attributes (a run started without them, the in-memory server) the progress says it
     boolean stepped = reached == null || reached > lastSeen();
     if (!(stepped || poked || progress == null || millis - progressReadAt >= QUIET_PROGRESS_EVERY_MILLIS)) {
       readApprovals(millis);
