@@ -122,8 +122,10 @@ class ViewBrowserTest {
     browser.click(SIM);
     browser.awaitText("Per step", "Counts");
     int first = awaitStepAbove(2);
+    int drawnFirst = worldStep(browser.awaitLive("World after step "));
     int later = awaitStepAbove(first + 2);
     assertTrue(later > first, "the page follows the run");
+    browser.await("the grid to follow the run", page -> worldStep(page) > drawnFirst);
     long rows = ((Number) browser.script("return document.querySelectorAll('#counts tbody tr').length")).longValue();
     assertTrue(rows >= later, "a row per step: " + rows + " rows at step " + later);
     long drawn = ((Number) browser.script("return document.querySelectorAll('#counts-chart canvas').length")).longValue();
@@ -338,6 +340,12 @@ class ViewBrowserTest {
         java.net.http.HttpResponse.BodyHandlers.ofString());
     assertEquals(200, r.statusCode(), r.body());
     return JSON.readTree(r.body());
+  }
+
+  /** The step of the world the page shows ("World after step N"), or -1. */
+  private static int worldStep(String page) {
+    Matcher m = Pattern.compile("World after step (\\d+)").matcher(page);
+    return m.find() ? Integer.parseInt(m.group(1)) : -1;
   }
 
   private static int step(String page) {

@@ -1,9 +1,10 @@
-package io.durableagents.starter.local;
+package io.durableagents.starter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.devserver.LocalTemporal;
+import io.durableagents.starter.local.ChildProcesses;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -61,6 +62,22 @@ class DemoViewTest {
       assertTrue(page.contains("\"status\":\"COMPLETED\"") && page.contains("\"step\":1,\"counts\"")
           && page.contains("\"step\":2,\"counts\""), page);
       assertTrue(demo.isAlive(), "demo waits while the view is open");
+
+      // in a browser, as a user opens the printed address: the run, its grid, an agent's reasoning, a fork
+      try (HeadlessChromium browser = HeadlessChromium.start(dir)) {
+        browser.open(m.group(1));
+        browser.awaitText("demo-view", "completed");
+        browser.click("demo-view");
+        browser.awaitLive("World after step 2\n", "citizen-0");
+        assertEquals("10x10 grid, 5 agents, canvas shown", browser.script("const c = document.getElementById('world');"
+            + " const w = World.shown(); return w.grid.width + 'x' + w.grid.height + ' grid, ' + w.agents.length"
+            + " + ' agents, canvas ' + (!c.hidden && c.width > 0 ? 'shown' : 'hidden')"), "the grid drawn");
+        browser.click("citizen-0");
+        browser.awaitLive("Agent citizen-0 at step 2", "Reasoning", "LLM call 1");
+        browser.type("#fork-steps", "4"); // the run ended at step 2: a fork from there needs a new total
+        browser.click("Fork at this step");
+        browser.awaitLive("Forked demo-view after step 2 as demo-view-fork-2-");
+      }
     } finally {
       demo.destroy();
       if (!demo.waitFor(30, TimeUnit.SECONDS)) {
