@@ -69,6 +69,7 @@ class DemoViewTest {
         browser.awaitText("demo-view", "completed");
         browser.click("demo-view");
         browser.awaitLive("World after step 2\n", "citizen-0");
+        browser.awaitScript("the world after step 2 drawn", "return World.shown() != null && World.shown().step === 2");
         assertEquals("10x10 grid, 5 agents, canvas shown", browser.script("const c = document.getElementById('world');"
             + " const w = World.shown(); return w.grid.width + 'x' + w.grid.height + ' grid, ' + w.agents.length"
             + " + ' agents, canvas ' + (!c.hidden && c.width > 0 ? 'shown' : 'hidden')"), "the grid drawn");

@@ -118,6 +118,16 @@ final class HeadlessChromium implements AutoCloseable {
     return await("the page to show " + Arrays.toString(texts), page -> Arrays.stream(texts).allMatch(page::contains));
   }
 
+  /** Waits until {@code script} (JavaScript run in the page) returns true, without loading the page again. */
+  void awaitScript(String what, String script) {
+    try {
+      new WebDriverWait(driver, WAIT).until(d -> Boolean.TRUE.equals(((JavascriptExecutor) d).executeScript(script)));
+    } catch (TimeoutException e) {
+      throw new AssertionError("waited " + WAIT.toSeconds() + " s for " + what + " at " + driver.getCurrentUrl()
+          + "; the page showed:\n" + text());
+    }
+  }
+
   /** Waits until the page's text satisfies {@code condition}, loading it again every 5 s. */
   String await(String what, Predicate<String> condition) {
     return await(what, condition, true);

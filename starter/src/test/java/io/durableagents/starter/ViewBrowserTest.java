@@ -168,6 +168,8 @@ class ViewBrowserTest {
     browser.script("const s = document.getElementById('step'); s.value = " + past
         + "; s.dispatchEvent(new Event('input'));");
     browser.awaitLive("World after step " + past + "\n");
+    browser.awaitScript("the world after step " + past + " drawn",
+        "return World.shown() != null && World.shown().step === " + past);
     assertTrue(!(Boolean) browser.script("return document.getElementById('follow').checked"),
         "dragged back, the slider stops following");
     SimulationReplay replay = new SimulationReplay(client, replayer);
