@@ -6,10 +6,12 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.EvaluationResult;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,46 +35,46 @@ class ArchitectureTest {
 
   @Test
   void theApiDependsOnNothingElseOfThisProjectAndOnNoLlmSdkNetworkOrFiles() {
-    noClasses().that().resideInAPackage("io.durableagents.api..")
+    assertHolds(noClasses().that().resideInAPackage("io.durableagents.api..")
         .should().dependOnClassesThat().resideInAnyPackage(
             "io.durableagents.workflows..", "io.durableagents.activities..", "io.durableagents.worker..",
             "io.durableagents.devserver..", "io.durableagents.testkit..", "io.durableagents.scenarios..",
             "io.durableagents.starter..", "dev.langchain4j..", "io.temporal..", "java.net..", "java.nio.file..")
         .because("the API is the contract users import, and it runs inside workflows")
-        .check(MAIN);
+        .evaluate(MAIN));
   }
 
   @Test
   void theBuiltInScenariosUseOnlyTheApiAndThePluginAsAUsersScenarioDoes() {
-    classes().that().resideInAPackage("io.durableagents.scenarios..")
+    assertHolds(classes().that().resideInAPackage("io.durableagents.scenarios..")
         .should().onlyDependOnClassesThat(
             resideOutsideOfPackage("io.durableagents..").or(resideInAnyPackage(withScenarios())))
         .because("the engine's own scenarios are written the way it tells users to write theirs")
-        .check(MAIN);
+        .evaluate(MAIN));
   }
 
   @Test
   void theEngineNamesNoBuiltInScenario() {
-    noClasses().that().resideInAnyPackage("io.durableagents.api..", "io.durableagents.workflows..",
+    assertHolds(noClasses().that().resideInAnyPackage("io.durableagents.api..", "io.durableagents.workflows..",
             "io.durableagents.activities..", "io.durableagents.worker..", "io.durableagents.devserver..",
             "io.durableagents.testkit..")
         .should().dependOnClassesThat().resideInAPackage("io.durableagents.scenarios..")
         .because("the built-ins are registered like a user's scenarios, by their own module")
-        .check(MAIN);
+        .evaluate(MAIN));
   }
 
   @Test
   void workflowCodeReachesNoActivityWorkerOrStarterCode() {
-    noClasses().that().resideInAnyPackage("io.durableagents.api..", "io.durableagents.workflows..")
+    assertHolds(noClasses().that().resideInAnyPackage("io.durableagents.api..", "io.durableagents.workflows..")
         .should().dependOnClassesThat().resideInAnyPackage("io.durableagents.activities..",
             "io.durableagents.worker..", "io.durableagents.starter..", "dev.langchain4j..")
         .because("workflow code is deterministic: no LLM SDK, network, files or clock")
-        .check(MAIN);
+        .evaluate(MAIN));
   }
 
   @Test
   void workflowCodeIsLayeredAndEachLayerDependsOnlyOnTheOnesBeforeIt() {
-    layeredArchitecture().consideringOnlyDependenciesInLayers()
+    assertHolds(layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("api").definedBy("io.durableagents.api..")
         .layer("shared").definedBy("io.durableagents.workflows")
         .layer("parts").definedBy("io.durableagents.workflows.scenario..", "io.durableagents.workflows.llm..",
@@ -86,13 +88,13 @@ class ArchitectureTest {
         .whereLayer("parts").mayOnlyBeAccessedByLayers("agent step", "runs")
         .whereLayer("shared").mayOnlyBeAccessedByLayers("parts", "agent step", "runs")
         .because("an agent step knows nothing of what runs it, and the API nothing of the engine")
-        .check(MAIN);
+        .evaluate(MAIN));
   }
 
   @Test
   void noPackageCyclesInsideAModule() {
     for (String module : new String[] {"workflows", "activities", "worker"}) {
-      slices().matching("io.durableagents." + module + ".(*)..").should().beFreeOfCycles().check(MAIN);
+      assertHolds(slices().matching("io.durableagents." + module + ".(*)..").should().beFreeOfCycles().evaluate(MAIN));
     }
   }
 
@@ -100,5 +102,10 @@ class ArchitectureTest {
     String[] packages = java.util.Arrays.copyOf(USER_FACING, USER_FACING.length + 1);
     packages[USER_FACING.length] = "io.durableagents.scenarios..";
     return packages;
+  }
+
+  /** Fails with ArchUnit's report of every violation when the rule does not hold. */
+  private static void assertHolds(EvaluationResult result) {
+    assertFalse(result.hasViolation(), result.getFailureReport().toString());
   }
 }
