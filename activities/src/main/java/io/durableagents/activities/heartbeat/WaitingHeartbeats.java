@@ -77,8 +77,20 @@ public final class WaitingHeartbeats {
    * @throws ActivityCompletionException when the activity is already cancelled, timed out or gone
    */
   public static WaitingHeartbeats startNow(ActivityExecutionContext context, Duration every) {
-    context.heartbeat(null);
-    return new WaitingHeartbeats(context, every);
+    return startNow(context, every, null);
+  }
+
+  /**
+   * As {@link #startNow(ActivityExecutionContext, Duration)}, with {@code details} in this heartbeat and
+   * the following ones: what an earlier attempt left for the next is carried on.
+   *
+   * @throws ActivityCompletionException when the activity is already cancelled, timed out or gone
+   */
+  public static WaitingHeartbeats startNow(ActivityExecutionContext context, Duration every, Object details) {
+    context.heartbeat(details);
+    WaitingHeartbeats beats = new WaitingHeartbeats(context, every);
+    beats.details = details;
+    return beats;
   }
 
   /**

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,6 +102,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
   private final AgentMetrics metrics;
   private final PayloadGuard guard;
   private final LlmCallRateLimiter rateLimiter;
+  private final ModelSlots slots;
 
   /** An activity with no metrics and the default payload guard. */
   public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools) {
@@ -118,15 +120,31 @@ public final class LlmActivitiesImpl implements LlmActivities {
    */
   public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools, AgentMetrics metrics,
       PayloadGuard guard, LlmCallRateLimiter rateLimiter) {
+    this(models, tools, metrics, guard, rateLimiter, ModelSlots.NONE);
+  }
+
+  /**
+   * An activity whose calls also wait for one of their model's {@code slots} ({@code
+   * DURABLE_AGENTS_LLM_SLOTS}) before they are sent; the wait counts against none of the call's limits.
+   */
+  public LlmActivitiesImpl(ChatModelProvider models, ToolRegistry tools, AgentMetrics metrics,
+      PayloadGuard guard, LlmCallRateLimiter rateLimiter, ModelSlots slots) {
     this.models = models;
     this.tools = tools;
     this.metrics = metrics;
     this.guard = guard;
     this.rateLimiter = rateLimiter;
+    this.slots = slots == null ? ModelSlots.NONE : slots;
   }
 
   @Override
   public LlmResponse chat(LlmRequest request) {
+    // One clock for the call's attempts: what it waited for a slot is shown, and counted against nothing.
+    LlmCallClock clock = LlmCallClock.of(activityContext(), request.model(), models.settings());
+    return answer(request, clock).withSlotWait(clock.slotWait().toMillis());
+  }
+
+  private LlmResponse answer(LlmRequest request, LlmCallClock clock) {
     ChatModel model = models.get(request.model());
     List<ToolSpecification> specs;
     List<ChatMessage> messages;
@@ -159,11 +177,10 @@ public final class LlmActivitiesImpl implements LlmActivities {
     long start = System.nanoTime();
     ChatResponse response;
     try {
-      response = callWithHeartbeats(model, chat.build(), request.model());
+      response = callWithHeartbeats(model, chat.build(), request.model(), clock);
     } catch (ApplicationFailure failed) {
-      Duration latency = Duration.ofNanos(System.nanoTime() - start);
-      ApplicationFailure f = RetryBudgetCheck.withinRetryBudget(failed, request.model(), latency, activityContext(),
-          models.settings());
+      Duration latency = Duration.ofNanos(System.nanoTime() - start).minus(clock.slotWait());
+      ApplicationFailure f = clock.withinBudget(failed, latency);
       log.warn("llm call to {} ({}) failed after {} ms ({}{}): {}", request.model(), request.purpose(),
           latency.toMillis(), f.getType(), f.isNonRetryable() ? ", not retried" : ", Temporal retries it",
           f.getOriginalMessage());
@@ -173,10 +190,11 @@ public final class LlmActivitiesImpl implements LlmActivities {
       log.info("llm call to {} ({}) stopped: {}", request.model(), request.purpose(),
           stopped.getClass().getSimpleName());
       metrics.llmCall(request.model(), request.purpose(), stopped.getClass().getSimpleName(),
-          Duration.ofNanos(System.nanoTime() - start), null);
+          Duration.ofNanos(System.nanoTime() - start).minus(clock.slotWait()), null);
       throw stopped;
     }
-    long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    // The model's time: the wait for a slot is not the model's latency.
+    long latency = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) - clock.slotWait().toMillis();
 
     AiMessage ai = response.aiMessage();
     String text = ai == null ? null : ai.text();
@@ -260,30 +278,56 @@ public final class LlmActivitiesImpl implements LlmActivities {
 
   /**
    * Calls the model on this thread while a side thread heartbeats. The first heartbeat goes out before
-   * the call: the server's heartbeat timeout runs from when it handed out the task, however busy this
-   * worker is. A retry gets no more than what is left of the model's retry budget ({@link
-   * RetryBudgetCheck#budgetLeft}): the wait is cut there, and the call fails as timed out.
+   * anything else, carrying what the call's earlier attempts waited ({@link LlmCallWaits}): the server's
+   * heartbeat timeout runs from when it handed out the task, however busy this worker is. The call then
+   * waits for one of its model's slots ({@link ModelSlots}; a cancelled or timed-out activity stops
+   * waiting and takes none) and within the worker's rate limit, then waits for the model no longer than
+   * its clock allows ({@link LlmCallClock#attemptLimit()}: the per-attempt time-out, or what is left of the
+   * retry budget): the wait is cut there, and the call fails as timed out, saying which limit ended it.
+   * The slot is given back however the call ends.
    */
-  private ChatResponse callWithHeartbeats(ChatModel model, ChatRequest request, String modelReference) {
+  private ChatResponse callWithHeartbeats(ChatModel model, ChatRequest request, String modelReference,
+      LlmCallClock clock) {
     ActivityExecutionContext context = activityContext();
     // A local activity's heartbeat is a no-op: nothing to keep alive.
     WaitingHeartbeats beats = context == null || context.getInfo().isLocal()
-        ? null : WaitingHeartbeats.startNow(context, HEARTBEAT_INTERVAL);
-    Duration left = beats == null ? null : RetryBudgetCheck.budgetLeft(context, modelReference, models.settings());
-    if (left != null) {
-      beats.cutAfter(left);
-    }
+        ? null : WaitingHeartbeats.startNow(context, HEARTBEAT_INTERVAL, clock.waits());
     ChatResponse response = null;
     RuntimeException failure = null;
+    ActivityCompletionException stoppedHere = null;
     try {
-      if (rateLimiter != null) {
-        // Waits within the worker's rate limit; the side thread heartbeats meanwhile.
-        rateLimiter.acquire();
+      ModelSlots.Slot slot = takeSlot(modelReference, context, clock);
+      AtomicInteger running = slot == ModelSlots.Slot.FREE ? null : metrics.llmSlotCalls(modelReference, "running");
+      try {
+        if (running != null) {
+          running.incrementAndGet();
+          metrics.llmSlotWait(modelReference, slot.waited());
+        }
+        clock.slotWaited(slot.waited());
+        if (beats != null && !slot.waited().isZero()) {
+          // The next attempt leaves this wait out of the retry budget.
+          beats.details(clock.waits());
+        }
+        if (rateLimiter != null) {
+          // Waits within the worker's rate limit; the side thread heartbeats meanwhile.
+          rateLimiter.acquire();
+        }
+        if (beats != null) {
+          beats.cutAfter(clock.attemptLimit());
+        }
+        response = model.chat(request);
+      } finally {
+        slot.close();
+        if (running != null) {
+          running.decrementAndGet();
+        }
       }
-      response = model.chat(request);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      failure = new IllegalStateException("interrupted while waiting for the LLM rate limit", e);
+      failure = new IllegalStateException("interrupted while waiting for a slot or the LLM rate limit", e);
+    } catch (ActivityCompletionException e) {
+      // A heartbeat of this thread found the activity cancelled or timed out.
+      stoppedHere = e;
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -292,19 +336,45 @@ public final class LlmActivitiesImpl implements LlmActivities {
       // Cancelled or timed out: whatever the call produced is no longer wanted.
       throw stopped.get();
     }
+    if (stoppedHere != null) {
+      throw stoppedHere;
+    }
     if (response == null && beats != null && beats.wasCut()) {
-      throw ApplicationFailure.newBuilder().setType(LlmFailureTypes.TIMED_OUT).setNonRetryable(false)
-          .setMessage("no answer within the " + RetryBudgetCheck.seconds(left) + " s left of the retry budget of "
-              + RetryBudgetCheck.seconds(models.settings().retryBudget().of(modelReference)) + " s for " + modelReference
-              + " (" + LlmRetryBudget.VARIABLE + ")")
-          .build();
+      throw clock.timedOut(null);
     }
     if (failure != null) {
       log.debug("llm call failed", failure);
-      throw LlmFailures.toFailure(failure, models.settings());
+      ApplicationFailure f = LlmFailures.toFailure(failure, models.settings());
+      if (!(failure instanceof ApplicationFailure) && LlmFailureTypes.TIMED_OUT.equals(f.getType())) {
+        // The HTTP client's time-out (DURABLE_AGENTS_LLM_TIMEOUT too): say which limit, and its variable.
+        f = clock.timedOut(f.getOriginalMessage());
+      }
+      throw f;
     }
     return response;
   }
+
+  /**
+   * Waits for one of the model's slots, heartbeating meanwhile (the side thread), and counts the wait in
+   * the metrics; {@link ModelSlots.Slot#FREE} when slots are not set.
+   */
+  private ModelSlots.Slot takeSlot(String modelReference, ActivityExecutionContext context, LlmCallClock clock)
+      throws InterruptedException {
+    if (slots == ModelSlots.NONE) {
+      return ModelSlots.Slot.FREE;
+    }
+    AtomicInteger waiting = metrics.llmSlotCalls(modelReference, "waiting");
+    waiting.incrementAndGet();
+    try {
+      // Held at most one attempt's limit and a margin: past it the holder is gone (its worker died).
+      return slots.acquire(modelReference, LlmCallClock.holder(context), clock.attemptLimit().plus(SLOT_HOLD_MARGIN));
+    } finally {
+      waiting.decrementAndGet();
+    }
+  }
+
+  /** What a slot is held past its call's limit before it is taken back. */
+  static final Duration SLOT_HOLD_MARGIN = Duration.ofSeconds(30);
 
   private static ActivityExecutionContext activityContext() {
     try {

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  *   <tr><td>{@code ANTHROPIC_BASE_URL}</td><td>{@value #DEFAULT_ANTHROPIC_BASE_URL}</td><td></td></tr>
  *   <tr><td>{@code OLLAMA_BASE_URL}</td><td>{@value #DEFAULT_OLLAMA_BASE_URL}</td><td>Ollama's native
  *       API, for {@code ollama:<model>}</td></tr>
- *   <tr><td>{@code DURABLE_AGENTS_LLM_TIMEOUT}</td><td>120 s</td><td>per-call time-out: seconds
+ *   <tr><td>{@code DURABLE_AGENTS_LLM_TIMEOUT}</td><td>60 s</td><td>per-attempt time-out: seconds
  *       ({@code 90}, {@code 90s}) or ISO-8601 ({@code PT90S})</td></tr>
  *   <tr><td>{@code DURABLE_AGENTS_LLM_RETRY_BUDGET}</td><td>60 s</td><td>how long failing calls are
  *       retried, per model: {@code 60,openai:gpt-4o=300} (see {@link LlmRetryBudget})</td></tr>
@@ -51,7 +51,11 @@ public final class LlmSettings {
   public static final String DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
   public static final String DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1/";
   public static final String DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434";
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
+  /**
+   * 60 s: one clock with the default retry budget ({@link LlmRetryBudget#DEFAULT}), so that by default a
+   * call ends within a minute, its retries included. A slower model needs more (see {@link #callBudget}).
+   */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
   private static final String OPENAI_HOST = "api.openai.com";
   private static final Pattern SECONDS = Pattern.compile("(\\d{1,9}(?:\\.\\d+)?)\\s*s?");
@@ -195,6 +199,17 @@ public final class LlmSettings {
   /** How long each model's failing calls keep being retried ({@code DURABLE_AGENTS_LLM_RETRY_BUDGET}). */
   public LlmRetryBudget retryBudget() {
     return retryBudget;
+  }
+
+  /**
+   * The longest a call of {@code model} may take, its attempts and the backoffs between them (not its
+   * waits for a slot): its retry budget, raised to the per-attempt {@link #timeout()} when shorter, so
+   * that no attempt outlives the budget and a first attempt always has its whole time-out. A budget of 0
+   * stays 0: one attempt (with its time-out), never retried.
+   */
+  public Duration callBudget(String model) {
+    Duration budget = retryBudget.of(model);
+    return budget.isZero() || budget.compareTo(timeout) >= 0 ? budget : timeout;
   }
 
   /**

@@ -2,8 +2,13 @@ package io.durableagents.activities.metrics;
 
 import io.durableagents.workflows.llm.TokenUsage;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Our own metrics, recorded by the activities: LLM calls, their latency and tokens by model and
@@ -13,6 +18,7 @@ import java.time.Duration;
  */
 public final class AgentMetrics {
   private final MeterRegistry registry;
+  private final Map<List<String>, AtomicInteger> slotCalls = new ConcurrentHashMap<>();
 
   public AgentMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -35,6 +41,20 @@ public final class AgentMetrics {
       registry.counter(MetricNames.LLM_TOKENS, "model", model, "strategy", strategy, "direction", "output")
           .increment(usage.output());
     }
+  }
+
+  /** An LLM call of {@code model} waited {@code waited} for one of its model's slots. */
+  public void llmSlotWait(String model, Duration waited) {
+    registry.timer(MetricNames.LLM_SLOT_WAIT, "model", model).record(waited);
+  }
+
+  /**
+   * The gauge of this worker's calls of {@code model} in {@code state} ({@code waiting} for a slot, or
+   * {@code running} with one): increment it when a call enters the state, decrement it when it leaves.
+   */
+  public AtomicInteger llmSlotCalls(String model, String state) {
+    return slotCalls.computeIfAbsent(List.of(model, state), k -> registry.gauge(MetricNames.LLM_SLOT_CALLS,
+        Tags.of("model", model, "state", state), new AtomicInteger()));
   }
 
   /** One tool call; {@code error} when it could not serve the request or threw. */

@@ -11,6 +11,18 @@ public final class MetricNames {
   /** Tokens, by model, strategy and direction (input, output). */
   public static final String LLM_TOKENS = "durable_agents_llm_tokens";
 
+  /**
+   * How long LLM calls waited for one of their model's slots ({@code DURABLE_AGENTS_LLM_SLOTS}), by model:
+   * a timer of the calls of models with a limit.
+   */
+  public static final String LLM_SLOT_WAIT = "durable_agents_llm_slot_wait";
+
+  /**
+   * LLM calls of this worker waiting for a slot and holding one now, by model and state ({@code waiting},
+   * {@code running}): a gauge, there when slots are set.
+   */
+  public static final String LLM_SLOT_CALLS = "durable_agents_llm_slot_calls";
+
   /** External tool calls, by tool. */
   public static final String TOOL_CALLS = "durable_agents_tool_calls";
 

@@ -19,7 +19,8 @@ class LlmSettingsTest {
     assertEquals("https://api.openai.com/v1", d.openAiBaseUrl());
     assertEquals(LlmSettings.DEFAULT_ANTHROPIC_BASE_URL, d.anthropicBaseUrl());
     assertEquals("http://localhost:11434", d.ollamaBaseUrl());
-    assertEquals(Duration.ofSeconds(120), d.timeout());
+    assertEquals(Duration.ofSeconds(60), d.timeout());
+    assertEquals(Duration.ofSeconds(60), d.callBudget("openai:gpt-4o-mini"), "the time-out and the budget agree");
     assertNull(d.openAiApiKey());
     assertTrue(d.isOpenAiItself());
     assertEquals(d.toString(), LlmSettings.newBuilder().build().toString());
@@ -116,5 +117,14 @@ class LlmSettingsTest {
     assertNull(RetryAfterHttpClient.retryAfter("-3"));
     assertNull(RetryAfterHttpClient.retryAfter("0"));
     assertNull(RetryAfterHttpClient.retryAfter(null));
+  }
+
+  @Test
+  void aBudgetShorterThanTheTimeOutIsRaisedToItAndZeroStaysOneAttempt() {
+    LlmSettings s = LlmSettings.fromEnvironment(Map.of(LlmSettings.LLM_TIMEOUT, "180",
+        LlmRetryBudget.VARIABLE, "60,openai:slow=600,ollama:once=0"));
+    assertEquals(Duration.ofSeconds(180), s.callBudget("openai:gpt-4o"), "a first attempt has its whole time-out");
+    assertEquals(Duration.ofSeconds(600), s.callBudget("openai:slow"));
+    assertEquals(Duration.ZERO, s.callBudget("ollama:once"));
   }
 }
