@@ -3,6 +3,7 @@ package io.durableagents.worker;
 import dev.langchain4j.model.chat.ChatModel;
 import io.durableagents.activities.checkpoint.CheckpointStore;
 import io.durableagents.activities.llm.LlmSettings;
+import io.durableagents.activities.llm.LlmSlotLimits;
 import io.durableagents.activities.payload.PayloadGuard;
 import io.durableagents.activities.scenario.ScenarioRegistration;
 import io.durableagents.activities.tools.ToolOptions;
@@ -438,6 +439,21 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      */
     public Builder setVirtualThreads(boolean virtualThreads) {
       settings.virtualThreads = virtualThreads;
+      return this;
+    }
+
+    /**
+     * How many calls of each model this worker runs at once ({@value WorkerSettings#LLM_SLOTS}; default:
+     * no limit): set a local model server's slots, e.g. {@code LlmSlotLimits.parse("openai:smollm2=1")},
+     * and calls over them wait in the worker instead of in the server, with heartbeats, their wait counted
+     * against none of their time limits.
+     *
+     * <pre>{@code
+     * DurableAgentsPlugin.newBuilder().setLlmSlots(LlmSlotLimits.of(1).withModel("ollama:llama3.2", 4)).build();
+     * }</pre>
+     */
+    public Builder setLlmSlots(LlmSlotLimits llmSlots) {
+      settings.llmSlots = llmSlots == null ? LlmSlotLimits.none() : llmSlots;
       return this;
     }
 

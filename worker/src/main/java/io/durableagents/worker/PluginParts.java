@@ -3,6 +3,7 @@ package io.durableagents.worker;
 import io.durableagents.activities.checkpoint.CheckpointActivitiesImpl;
 import io.durableagents.activities.llm.LlmActivitiesImpl;
 import io.durableagents.activities.llm.LlmCallRateLimiter;
+import io.durableagents.activities.llm.WorkerModelSlots;
 import io.durableagents.activities.metrics.AgentMetrics;
 import io.durableagents.activities.tools.ToolActivitiesImpl;
 import io.durableagents.activities.tools.ToolRegistry;
@@ -37,12 +38,13 @@ record PluginParts(ScenarioRegistry scenarios, ToolRegistry tools, McpToolSet mc
     }
     AgentMetrics metrics = new AgentMetrics(b.meterRegistry);
     LlmActivitiesImpl llmActivities = new LlmActivitiesImpl(b.registrations.chatModels(b.llmSettings,
-        b.rulesDelayMillis), tools, metrics, b.payloadGuard, LlmCallRateLimiter.perSecond(b.llmCallsPerSecond));
+        b.rulesDelayMillis), tools, metrics, b.payloadGuard, LlmCallRateLimiter.perSecond(b.llmCallsPerSecond),
+        WorkerModelSlots.of(b.llmSlots));
     WorkerTuning tuning = new WorkerTuning(b.stickyExecution, b.eagerLlmCalls, b.llmCallsPerSecond,
         b.llmConcurrency, b.workflowCacheSize, b.workflowThreads, b.pollers, b.workflowTaskSlots, b.virtualThreads);
     TaskQueueRegistrations queues = new TaskQueueRegistrations(scenarios, tools, llmActivities,
         new ToolActivitiesImpl(tools, metrics, b.payloadGuard), new CheckpointActivitiesImpl(b.checkpointStore),
-        tuning.eagerLlmCalls());
+        tuning.eagerLlmCalls(), WorkerTuning.llmStartToClose(b.llmSettings.timeout(), !b.llmSlots.isNone()));
     return new PluginParts(scenarios, tools, mcpTools, b.tracing, tuning, queues,
         new PluginInterceptors(b.interceptors, b.tracing, b.payloadCodec));
   }

@@ -3,6 +3,7 @@ package io.durableagents.worker;
 import io.durableagents.activities.checkpoint.CheckpointStore;
 import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import io.durableagents.activities.llm.LlmSettings;
+import io.durableagents.activities.llm.LlmSlotLimits;
 import io.durableagents.activities.payload.PayloadGuard;
 import io.durableagents.worker.tracing.AgentTracing;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,6 +29,8 @@ final class PluginSettings {
   /** Null: eager unless a rate limit keeps the calls on their own queue. */
   Boolean eagerLlmCalls;
   Double llmCallsPerSecond;
+  /** How many calls of each model run at once in this worker; none: no limit. */
+  LlmSlotLimits llmSlots = LlmSlotLimits.none();
   final List<WorkerInterceptor> interceptors = new ArrayList<>(List.of(new AgentLogContext()));
   MeterRegistry meterRegistry = new CompositeMeterRegistry();
   PayloadGuard payloadGuard = PayloadGuard.defaults();

@@ -20,6 +20,7 @@ import io.durableagents.workflows.tools.ToolPolicies;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkflowImplementationOptions;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -34,15 +35,18 @@ final class TaskQueueRegistrations {
   private final ToolActivitiesImpl toolActivities;
   private final CheckpointActivitiesImpl checkpointActivities;
   private final boolean eagerLlmCalls;
+  private final Duration llmStartToClose;
 
   TaskQueueRegistrations(ScenarioRegistry scenarios, ToolRegistry tools, LlmActivitiesImpl llmActivities,
-      ToolActivitiesImpl toolActivities, CheckpointActivitiesImpl checkpointActivities, boolean eagerLlmCalls) {
+      ToolActivitiesImpl toolActivities, CheckpointActivitiesImpl checkpointActivities, boolean eagerLlmCalls,
+      Duration llmStartToClose) {
     this.scenarios = scenarios;
     this.tools = tools;
     this.llmActivities = llmActivities;
     this.toolActivities = toolActivities;
     this.checkpointActivities = checkpointActivities;
     this.eagerLlmCalls = eagerLlmCalls;
+    this.llmStartToClose = llmStartToClose;
   }
 
   /** Creates the workers of our task queues that the application has not created on {@code factory}. */
@@ -60,7 +64,7 @@ final class TaskQueueRegistrations {
       // The registries reach the workflows through their factories, never a static: two plugins in
       // one JVM can run different scenarios, and give one tool different options.
       ToolPolicies toolPolicies = tools.policies();
-      WorkflowImplementationOptions options = WorkerTuning.workflowImplementationOptions(eagerLlmCalls);
+      WorkflowImplementationOptions options = WorkerTuning.workflowImplementationOptions(eagerLlmCalls, llmStartToClose);
       worker.registerWorkflowImplementationFactory(
           SimulationWorkflow.class, () -> new SimulationWorkflowImpl(scenarios), options);
       worker.registerWorkflowImplementationFactory(

@@ -43,6 +43,12 @@ public record WorkerSettings(
   /** A YAML or JSON file of MCP servers whose tools the worker offers ({@code mcp_servers:}). */
   public static final String MCP_SERVERS = "DURABLE_AGENTS_MCP_SERVERS";
   public static final String LLM_RATE_LIMIT = "DURABLE_AGENTS_LLM_RATE_LIMIT";
+  /**
+   * How many calls of each model one worker runs at once, e.g. {@code openai:smollm2=1} or {@code 2}: a
+   * local model server's slots (see {@code LlmSlotLimits}). A call over them waits in the worker, and its
+   * wait counts against none of its time limits.
+   */
+  public static final String LLM_SLOTS = io.durableagents.activities.llm.LlmSlotLimits.VARIABLE;
   /** Milliseconds the offline rules model waits before each answer (default 0), for tests and demos. */
   public static final String RULES_DELAY_MS = "DURABLE_AGENTS_RULES_DELAY_MS";
   public static final String METRICS_PORT = "DURABLE_AGENTS_METRICS_PORT";

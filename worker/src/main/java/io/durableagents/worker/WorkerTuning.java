@@ -2,6 +2,7 @@ package io.durableagents.worker;
 
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.llm.LlmActivities;
+import io.durableagents.workflows.llm.LlmCallOptions;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
@@ -131,20 +132,43 @@ final class WorkerTuning {
   }
 
   /**
-   * The options our workflows are registered with: with eager LLM calls, every {@code LlmChat} activity
+   * The options our workflows are registered with: every {@code LlmChat} activity with {@code
+   * llmStartToClose} as its start-to-close time-out ({@link #llmStartToClose}), and with eager LLM calls
    * scheduled on the workflows' own task queue ({@link TaskQueues#AGENTS}) instead of {@link TaskQueues#LLM}
    * (the SDK merges these per-activity-type options over those the workflow code gives its stub). Replay
-   * compares only an activity's id and type, never its task queue, so histories recorded either way
-   * replay on a worker set either way.
+   * compares only an activity's id and type, never its task queue or time-outs, so histories recorded
+   * either way replay on a worker set either way.
    */
-  static WorkflowImplementationOptions workflowImplementationOptions(boolean eagerLlmCalls) {
-    if (!eagerLlmCalls) {
-      return WorkflowImplementationOptions.getDefaultInstance();
+  static WorkflowImplementationOptions workflowImplementationOptions(boolean eagerLlmCalls, Duration llmStartToClose) {
+    ActivityOptions.Builder llm = ActivityOptions.newBuilder().setStartToCloseTimeout(llmStartToClose);
+    if (eagerLlmCalls) {
+      llm.setTaskQueue(TaskQueues.AGENTS);
     }
     return WorkflowImplementationOptions.newBuilder()
-        .setActivityOptions(Map.of(LlmActivities.CHAT_ACTIVITY_TYPE,
-            ActivityOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).build()))
+        .setActivityOptions(Map.of(LlmActivities.CHAT_ACTIVITY_TYPE, llm.build()))
         .build();
+  }
+
+  /** The start-to-close time-out of an LLM call's attempt while slots are set: it may wait that long for one. */
+  static final Duration LLM_START_TO_CLOSE_WITH_SLOTS = Duration.ofHours(24);
+
+  /** What an attempt may take past its time-out before Temporal ends it: the rate limit's wait, a slow close. */
+  static final Duration LLM_START_TO_CLOSE_MARGIN = Duration.ofMinutes(1);
+
+  /**
+   * The start-to-close time-out of an LLM call's attempt, which must never end a call its own clock
+   * allows: the worker ends each attempt at the per-attempt time-out ({@code DURABLE_AGENTS_LLM_TIMEOUT})
+   * or earlier, so it is that time-out and a margin ({@link #LLM_START_TO_CLOSE_MARGIN}), at least the
+   * workflows' own {@link LlmCallOptions#START_TO_CLOSE}; with slots set ({@code DURABLE_AGENTS_LLM_SLOTS})
+   * a call may first wait any time for a slot, so it is {@link #LLM_START_TO_CLOSE_WITH_SLOTS}. A worker
+   * that dies is noticed by the heartbeat time-out ({@link LlmCallOptions#HEARTBEAT_TIMEOUT}) either way.
+   */
+  static Duration llmStartToClose(Duration llmTimeout, boolean slotsSet) {
+    if (slotsSet) {
+      return LLM_START_TO_CLOSE_WITH_SLOTS;
+    }
+    Duration needed = llmTimeout.plus(LLM_START_TO_CLOSE_MARGIN);
+    return needed.compareTo(LlmCallOptions.START_TO_CLOSE) > 0 ? needed : LlmCallOptions.START_TO_CLOSE;
   }
 
   private static boolean isOurs(String taskQueue) {

@@ -2,6 +2,7 @@ package io.durableagents.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,8 +44,8 @@ class WorkerTuningTest {
     assertEquals(4, agents.getMaxConcurrentWorkflowTaskPollers());
     assertEquals(50, agents.getMaxConcurrentWorkflowTaskExecutionSize());
     assertEquals(DurableAgentsPlugin.DEADLOCK_DETECTION_TIMEOUT_MS, agents.getDefaultDeadlockDetectionTimeout());
-    assertEquals(TaskQueues.AGENTS, WorkerTuning.workflowImplementationOptions(true).getActivityOptions()
-        .get(LlmActivities.CHAT_ACTIVITY_TYPE).getTaskQueue());
+    assertEquals(TaskQueues.AGENTS, WorkerTuning.workflowImplementationOptions(true, Duration.ofMinutes(3))
+        .getActivityOptions().get(LlmActivities.CHAT_ACTIVITY_TYPE).getTaskQueue());
   }
 
   @Test
@@ -59,7 +60,20 @@ class WorkerTuningTest {
     WorkerOptions agents = configured(limited, TaskQueues.AGENTS);
     assertEquals(0.0, agents.getMaxTaskQueueActivitiesPerSecond());
     assertEquals(4, agents.getMaxConcurrentActivityTaskPollers());
-    assertTrue(WorkerTuning.workflowImplementationOptions(false).getActivityOptions().isEmpty());
+    assertNull(WorkerTuning.workflowImplementationOptions(false, Duration.ofMinutes(3)).getActivityOptions()
+        .get(LlmActivities.CHAT_ACTIVITY_TYPE).getTaskQueue(), "the workflows' own choice of queue");
+  }
+
+  @Test
+  void anLlmCallsStartToCloseNeverEndsWhatItsOwnClockAllows() {
+    assertEquals(io.durableagents.workflows.llm.LlmCallOptions.START_TO_CLOSE,
+        WorkerTuning.llmStartToClose(Duration.ofSeconds(60), false), "the workflows' own 3 min");
+    assertEquals(Duration.ofSeconds(300 + 60), WorkerTuning.llmStartToClose(Duration.ofSeconds(300), false),
+        "a slow model's time-out and a margin");
+    assertEquals(WorkerTuning.LLM_START_TO_CLOSE_WITH_SLOTS, WorkerTuning.llmStartToClose(Duration.ofSeconds(60), true),
+        "a call may wait for a slot");
+    assertEquals(Duration.ofSeconds(360), WorkerTuning.workflowImplementationOptions(false, Duration.ofSeconds(360))
+        .getActivityOptions().get(LlmActivities.CHAT_ACTIVITY_TYPE).getStartToCloseTimeout());
   }
 
   @Test
