@@ -193,6 +193,45 @@ class ModelFailuresTest {
   }
 
   @Test
+  void aBudgetShorterThanTheTimeOutIsRaisedToItAndTheFailureSaysSo() throws Exception {
+    // 3 s per attempt, a budget of 1 s: raised to 3 s, so the first attempt has its whole time-out and
+    // no attempt outlives the budget; the line names the limit that ended the call and both variables.
+    budget = LlmRetryBudget.of(Duration.ofSeconds(1));
+    server = new MisbehavingOpenAiServer(Behaviour.NO_ANSWER);
+    env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
+        .setLlmSettings(LlmSettings.newBuilder().openAiBaseUrl(server.baseUrl())
+            .openAiApiKey(MisbehavingOpenAiServer.KEY).timeout(Duration.ofSeconds(3))
+            .retryBudget(budget).build())
+        .build());
+    AgentTaskWorkflow agent = env.getWorkflowClient().newWorkflowStub(AgentTaskWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).build());
+    long start = System.nanoTime();
+    WorkflowFailedException e = assertThrows(WorkflowFailedException.class, () -> agent.run(new AgentTaskInput(
+        "What is 17 * 23?", null, AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("openai:gpt-test").build())));
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    ApplicationFailure f = assertInstanceOf(ApplicationFailure.class, e.getCause().getCause());
+    assertEquals(LlmFailureTypes.TIMED_OUT, f.getType());
+    String line = firstLine(f.getOriginalMessage());
+    assertEquals(1, server.requests(), line);
+    assertTrue(line.startsWith("no answer within DURABLE_AGENTS_LLM_TIMEOUT=3 s (the per-attempt time-out)"), line);
+    assertTrue(line.contains("(gave up after 1 attempt in 3 s: the retry budget of 3 s for openai:gpt-test "
+        + "(DURABLE_AGENTS_LLM_RETRY_BUDGET=1 s, raised to DURABLE_AGENTS_LLM_TIMEOUT) was spent)"), line);
+    assertTrue(millis >= 2_900 && millis < 8_000, "one attempt of its whole time-out: " + millis + " ms");
+  }
+
+  @Test
+  void aTimeOutAndASpentBudgetEachNameTheirVariable() {
+    // 2 s per attempt, a budget of 4 s: the first attempt ends at the time-out, the second at the budget.
+    ApplicationFailure f = failure(Behaviour.NO_ANSWER);
+    assertEquals(LlmFailureTypes.TIMED_OUT, f.getType());
+    assertEquals(2, server.requests(), f.getOriginalMessage());
+    String line = firstLine(f.getOriginalMessage());
+    assertTrue(line.startsWith("no answer within the "), line);
+    assertTrue(line.contains("s left of the retry budget of 4 s for openai:gpt-test (DURABLE_AGENTS_LLM_RETRY_BUDGET)"), line);
+    assertTrue(line.contains("(gave up after 2 attempts in "), line);
+  }
+
+  @Test
   void anAnswerWithNoChoicesIsAMalformedResponse() {
     ApplicationFailure f = failure(Behaviour.NO_CHOICES);
     assertEquals(LlmFailureTypes.MALFORMED_RESPONSE, f.getType());
