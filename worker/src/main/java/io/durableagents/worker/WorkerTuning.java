@@ -160,15 +160,13 @@ final class WorkerTuning {
    * allows: the worker ends each attempt at the per-attempt time-out ({@code DURABLE_AGENTS_LLM_TIMEOUT})
    * or earlier, so it is that time-out and a margin ({@link #LLM_START_TO_CLOSE_MARGIN}), at least the
    * workflows' own {@link LlmCallOptions#START_TO_CLOSE}; with slots set ({@code DURABLE_AGENTS_LLM_SLOTS})
-   * a call may first wait any time for a slot, so it is {@link #LLM_START_TO_CLOSE_WITH_SLOTS}. A worker
+   * a call may first wait any time for a slot, so it is at least {@link #LLM_START_TO_CLOSE_WITH_SLOTS}. A worker
    * that dies is noticed by the heartbeat time-out ({@link LlmCallOptions#HEARTBEAT_TIMEOUT}) either way.
    */
   static Duration llmStartToClose(Duration llmTimeout, boolean slotsSet) {
-    if (slotsSet) {
-      return LLM_START_TO_CLOSE_WITH_SLOTS;
-    }
     Duration needed = llmTimeout.plus(LLM_START_TO_CLOSE_MARGIN);
-    return needed.compareTo(LlmCallOptions.START_TO_CLOSE) > 0 ? needed : LlmCallOptions.START_TO_CLOSE;
+    Duration least = slotsSet ? LLM_START_TO_CLOSE_WITH_SLOTS : LlmCallOptions.START_TO_CLOSE;
+    return needed.compareTo(least) > 0 ? needed : least;
   }
 
   private static boolean isOurs(String taskQueue) {

@@ -173,4 +173,49 @@ class ModelSlotsTest {
     assertTrue(server.mostInFlight.get() >= 2, "calls went to the server at once: " + server.mostInFlight.get());
     assertThrows(Exception.class, () -> meters.get(MetricNames.LLM_SLOT_WAIT).timer(), "no slots, no waits");
   }
+
+  @Test
+  void whatAnEarlierAttemptWaitedForItsSlotIsNotCountedAgainstTheRetryBudget() throws Exception {
+    // The first call holds the slot 3.5 s; the second waits that long, then fails twice. Counted, its
+    // wait would leave its 4 s budget no room for a retry (the first retry's wait comes from the heartbeat
+    // details of the first attempt); not counted, it is retried twice and answers.
+    Duration limit = Duration.ofSeconds(4);
+    AtomicInteger requests = new AtomicInteger();
+    ChatModel model = new ChatModel() {
+      @Override
+      public ChatResponse doChat(ChatRequest request) {
+        int n = requests.incrementAndGet();
+        if (n == 1) {
+          try {
+            Thread.sleep(3500);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        } else if (n == 2 || n == 3) {
+          throw new IllegalStateException("the model server failed");
+        }
+        return ChatResponse.builder().aiMessage(AiMessage.from("391")).build();
+      }
+    };
+    env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
+            .registerModel(MODEL, model)
+            .setLlmSettings(LlmSettings.newBuilder().timeout(limit).retryBudget(LlmRetryBudget.of(limit)).build())
+            .setLlmSlots(LlmSlotLimits.of(1))
+            .build(),
+        TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
+    List<WorkflowStub> runs = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      AgentTaskWorkflow agent = env.getWorkflowClient().newWorkflowStub(AgentTaskWorkflow.class,
+          WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("agent-" + i)
+              .setWorkflowExecutionTimeout(Duration.ofMinutes(1)).build());
+      WorkflowClient.start(agent::run, new AgentTaskInput("What is 17 * 23?", null,
+          AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel(MODEL).build()));
+      runs.add(WorkflowStub.fromTyped(agent));
+    }
+    for (WorkflowStub run : runs) {
+      assertEquals("391", run.getResult(60, TimeUnit.SECONDS, AgentTaskResult.class).answer());
+    }
+    assertEquals(4, requests.get(), "the failed call was retried twice");
+  }
 }

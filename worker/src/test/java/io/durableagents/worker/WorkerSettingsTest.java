@@ -51,6 +51,16 @@ class WorkerSettingsTest {
   }
 
   @Test
+  void badSlotsFailThePluginAtStartUpNamingTheVariable() {
+    for (String bad : new String[] {"two", "-1", "openai:smollm2=x", "=3", "mistral:x=1"}) {
+      String slots = assertThrows(IllegalArgumentException.class, () -> DurableAgentsPlugin.newBuilder()
+          .configureFromEnvironment(Map.of(WorkerSettings.LLM_SLOTS, bad))).getMessage();
+      assertTrue(slots.startsWith("DURABLE_AGENTS_LLM_SLOTS='" + bad + "' is not allowed")
+          && slots.contains("openai:smollm2=1"), slots);
+    }
+  }
+
+  @Test
   void virtualThreadsAreOnWhereTheJvmHasThemUnlessTurnedOff() {
     assertEquals(true, WorkerSettings.virtualThreads(java.util.Map.of(), true));
     assertEquals(false, WorkerSettings.virtualThreads(java.util.Map.of(), false));
