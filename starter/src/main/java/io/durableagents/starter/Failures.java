@@ -208,6 +208,9 @@ public final class Failures {
           + "provider's limit to reset.", "--max-concurrent-agents", "Lower --max-concurrent-agents, set "
           + "DURABLE_AGENTS_LLM_RATE_LIMIT (LLM calls per second) where the worker runs, give the model a "
           + "longer DURABLE_AGENTS_LLM_RETRY_BUDGET, or wait for the provider's limit to reset."),
+      LlmFailureTypes.TIMED_OUT, Hint.of("The model did not answer in time; the line says which limit ended "
+          + "the call. A slow model: raise DURABLE_AGENTS_LLM_TIMEOUT (per attempt) where the worker runs; a "
+          + "local model server whose calls queue in it: set DURABLE_AGENTS_LLM_SLOTS to its slots."),
       LlmFailureTypes.INVALID_REQUEST, Hint.of("The provider refused the request; a smaller prompt (fewer "
           + "agents in sight, less memory) or another model may fit."),
       LlmFailureTypes.UNKNOWN_TOOLS, Hint.of("Give every worker the tool: register it in the worker "

@@ -13,9 +13,10 @@ import java.util.Map;
  * once the next retry would start more than the budget after the first attempt was scheduled: it then
  * throws the same typed failure as non-retryable, with "gave up after N attempts in S s" in its message.
  * So a model server that keeps failing the same way ends the call within about the budget (60 s by
- * default) instead of the several minutes the attempts and backoff alone would allow. A single attempt
- * is still bounded by {@code DURABLE_AGENTS_LLM_TIMEOUT}, so a server that never answers ends after the
- * first time-out that passes the budget.
+ * default) instead of the several minutes the attempts and backoff alone would allow. Each attempt waits
+ * for the model at most {@code DURABLE_AGENTS_LLM_TIMEOUT} or what is left of the budget, so a server that
+ * never answers ends the call at about the budget; a budget shorter than the time-out is raised to it
+ * ({@link LlmSettings#callBudget}). Waits for a slot are not counted ({@link LlmCallClock}).
  *
  * <p>Set by {@code DURABLE_AGENTS_LLM_RETRY_BUDGET}: seconds for every model, and {@code model=seconds}
  * entries for single models, comma-separated, e.g. {@code 60,openai:gpt-4o=300,ollama:llama3.2=20}. A

@@ -17,6 +17,11 @@ import java.time.Duration;
  * throwing the same typed failure as non-retryable.
  */
 public final class LlmCallOptions {
+  /**
+   * 3 min, what the workflows ask for; the plugin's worker sets its own for the {@code LlmChat} activity
+   * type (the per-attempt time-out and a margin, at least this; 24 h while a call may wait for a model's
+   * slot), since only the worker knows its time-out. Replay compares only an activity's id and type.
+   */
   public static final Duration START_TO_CLOSE = Duration.ofMinutes(3);
   /**
    * 10 s: a live worker's call must never time out for want of a heartbeat it was about to send. The

@@ -42,7 +42,10 @@ public final class LlmFailureTypes {
    */
   public static final String MALFORMED_RESPONSE = "LlmMalformedResponse";
 
-  /** Retryable: the model server sent no answer within {@code DURABLE_AGENTS_LLM_TIMEOUT}. */
+  /**
+   * Retryable: the model server sent no answer within {@code DURABLE_AGENTS_LLM_TIMEOUT} or what was left
+   * of the retry budget ({@code DURABLE_AGENTS_LLM_RETRY_BUDGET}); the message names which.
+   */
   public static final String TIMED_OUT = "LlmTimedOut";
 
   private LlmFailureTypes() {}
