@@ -83,9 +83,10 @@ final class LlmCallClock {
     return slotWait;
   }
 
-  /** The heartbeat details that carry every wait so far to the next attempt. */
+  /** The heartbeat details that carry every wait so far to the next attempt; null when there was none. */
   LlmCallWaits waits() {
-    return new LlmCallWaits(waitedBeforeMillis + slotWait.toMillis());
+    long waited = waitedBeforeMillis + slotWait.toMillis();
+    return waited > 0 ? new LlmCallWaits(waited) : null;
   }
 
   /**
