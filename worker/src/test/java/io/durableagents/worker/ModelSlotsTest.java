@@ -37,6 +37,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -217,5 +218,65 @@ class ModelSlotsTest {
       assertEquals("391", run.getResult(60, TimeUnit.SECONDS, AgentTaskResult.class).answer());
     }
     assertEquals(4, requests.get(), "the failed call was retried twice");
+  }
+
+  @Test
+  void aCallCancelledWhileItWaitsForTheSlotTakesNone() throws Exception {
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ChatModel model = new ChatModel() {
+      @Override
+      public ChatResponse doChat(ChatRequest request) {
+        asked.add(request.messages().toString());
+        if (asked.size() == 1) {
+          holding.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        }
+        return ChatResponse.builder().aiMessage(AiMessage.from("391")).build();
+      }
+    };
+    env = TestWorkers.start(DurableAgentsPlugin.newBuilder().registerModel(MODEL, model)
+            .setLlmSlots(LlmSlotLimits.of(1)).setMeterRegistry(meters).build(),
+        TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
+    List<WorkflowStub> runs = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      AgentTaskWorkflow agent = env.getWorkflowClient().newWorkflowStub(AgentTaskWorkflow.class,
+          WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("agent-" + i)
+              .setWorkflowExecutionTimeout(Duration.ofMinutes(1)).build());
+      WorkflowClient.start(agent::run, new AgentTaskInput("What is 17 * 23?", null,
+          AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel(MODEL).build()));
+      runs.add(WorkflowStub.fromTyped(agent));
+      if (i == 0) {
+        assertTrue(holding.await(30, TimeUnit.SECONDS), "the first call holds the slot");
+      }
+    }
+    awaitGauge("waiting", 1);
+    runs.get(1).cancel();
+    awaitGauge("waiting", 0);
+    release.countDown();
+    assertEquals("391", runs.get(0).getResult(30, TimeUnit.SECONDS, AgentTaskResult.class).answer());
+    // Had the cancelled call taken the slot, this one would wait for it until the test's limit.
+    AgentTaskWorkflow next = env.getWorkflowClient().newWorkflowStub(AgentTaskWorkflow.class,
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("agent-2")
+            .setWorkflowExecutionTimeout(Duration.ofSeconds(30)).build());
+    assertEquals("391", next.run(new AgentTaskInput("What is 17 * 23?", null,
+        AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel(MODEL).build())).answer());
+    assertEquals(2, asked.size(), "the cancelled call never reached the model");
+    awaitGauge("running", 0);
+  }
+
+  private void awaitGauge(String state, int value) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (meters.find(MetricNames.LLM_SLOT_CALLS).tags("model", MODEL, "state", state).gauge() == null
+        || meters.get(MetricNames.LLM_SLOT_CALLS).tags("model", MODEL, "state", state).gauge().value() != value) {
+      assertTrue(System.nanoTime() < deadline, "calls " + state + " never became " + value);
+      Thread.sleep(20);
+    }
   }
 }
