@@ -220,6 +220,17 @@ class ModelFailuresTest {
   }
 
   @Test
+  void aBudgetOfZeroIsOneAttemptWithItsWholeTimeOut() {
+    budget = LlmRetryBudget.of(Duration.ZERO);
+    ApplicationFailure f = failure(Behaviour.NO_ANSWER);
+    assertEquals(1, server.requests(), f.getOriginalMessage());
+    String line = firstLine(f.getOriginalMessage());
+    assertTrue(line.startsWith("no answer within DURABLE_AGENTS_LLM_TIMEOUT=2 s (the per-attempt time-out)"), line);
+    assertTrue(line.contains("the retry budget of 0 s for openai:gpt-test (DURABLE_AGENTS_LLM_RETRY_BUDGET) allows no retry"),
+        line);
+  }
+
+  @Test
   void aTimeOutAndASpentBudgetEachNameTheirVariable() {
     // 2 s per attempt, a budget of 4 s: the first attempt ends at the time-out, the second at the budget.
     ApplicationFailure f = failure(Behaviour.NO_ANSWER);

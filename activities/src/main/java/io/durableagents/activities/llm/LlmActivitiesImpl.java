@@ -295,6 +295,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
     ChatResponse response = null;
     RuntimeException failure = null;
     ActivityCompletionException stoppedHere = null;
+    long sent = 0;
     try {
       ModelSlots.Slot slot = takeSlot(modelReference, context, clock);
       AtomicInteger running = slot == ModelSlots.Slot.FREE ? null : metrics.llmSlotCalls(modelReference, "running");
@@ -315,6 +316,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
         if (beats != null) {
           beats.cutAfter(clock.attemptLimit());
         }
+        sent = System.nanoTime();
         response = model.chat(request);
       } finally {
         slot.close();
@@ -345,8 +347,10 @@ public final class LlmActivitiesImpl implements LlmActivities {
     if (failure != null) {
       log.debug("llm call failed", failure);
       ApplicationFailure f = LlmFailures.toFailure(failure, models.settings());
-      if (!(failure instanceof ApplicationFailure) && LlmFailureTypes.TIMED_OUT.equals(f.getType())) {
-        // The HTTP client's time-out (DURABLE_AGENTS_LLM_TIMEOUT too): say which limit, and its variable.
+      if (!(failure instanceof ApplicationFailure) && LlmFailureTypes.TIMED_OUT.equals(f.getType()) && sent != 0
+          && Duration.ofNanos(System.nanoTime() - sent).compareTo(clock.attemptLimit().multipliedBy(9).dividedBy(10)) >= 0) {
+        // The HTTP client's time-out, which is DURABLE_AGENTS_LLM_TIMEOUT too: say which limit, and its
+        // variable. An earlier one is the model's own (a registered model's client), left as it says.
         f = clock.timedOut(f.getOriginalMessage());
       }
       throw f;
