@@ -47,14 +47,14 @@ import org.junit.jupiter.api.Test;
 /**
  * A model's slots ({@code DURABLE_AGENTS_LLM_SLOTS}) through the plugin's worker on Temporal's test
  * environment, against a stand-in for a local model server with one slot: it answers one request at a
- * time in 1.2 s, and the others queue in it while their time-out runs. Each call alone is well inside its
- * 2 s time-out and budget; four at once are not, unless they wait for the slot in the worker, where the
+ * time in 1 s, and the others queue in it while their time-out runs. Each call alone is well inside its
+ * 2.5 s time-out and budget; five at once are not, unless they wait for the slot in the worker, where the
  * wait counts against none of their limits.
  */
 class ModelSlotsTest {
   private static final String MODEL = "one-slot";
-  private static final Duration ANSWER = Duration.ofMillis(1200);
-  private static final Duration LIMIT = Duration.ofSeconds(2);
+  private static final Duration ANSWER = Duration.ofMillis(1000);
+  private static final Duration LIMIT = Duration.ofMillis(2500);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private TestWorkflowEnvironment env;
@@ -118,11 +118,11 @@ class ModelSlotsTest {
   @Test
   void callsWaitingForTheOneSlotAllSucceedAndNoneTimesOut() throws Exception {
     OneSlotServer server = new OneSlotServer();
-    List<WorkflowStub> runs = startAgents(server, LlmSlotLimits.parse(MODEL + "=1"), 4);
+    List<WorkflowStub> runs = startAgents(server, LlmSlotLimits.parse(MODEL + "=1"), 5);
     for (WorkflowStub run : runs) {
       assertEquals("391", run.getResult(60, TimeUnit.SECONDS, AgentTaskResult.class).answer());
     }
-    assertEquals(4, server.requests.get(), "each call sent once: none timed out, none retried");
+    assertEquals(5, server.requests.get(), "each call sent once: none timed out, none retried");
     assertEquals(1, server.mostInFlight.get(), "never more calls at the server than its slot");
 
     long mostWaited = 0;
@@ -144,11 +144,11 @@ class ModelSlotsTest {
         }
       }
     }
-    assertTrue(waitedInHistory >= 3, "the calls that waited say so in the step's history: " + waitedInHistory);
+    assertTrue(waitedInHistory >= 4, "the calls that waited say so in the step's history: " + waitedInHistory);
     assertTrue(mostWaited > LIMIT.toMillis(), "the last call waited longer than every limit: " + mostWaited + " ms");
 
     Timer waits = meters.find(MetricNames.LLM_SLOT_WAIT).tag("model", MODEL).timer();
-    assertEquals(4, waits.count());
+    assertEquals(5, waits.count());
     assertTrue(waits.max(TimeUnit.MILLISECONDS) > LIMIT.toMillis(), "the longest wait: " + waits.max(TimeUnit.MILLISECONDS));
     assertEquals(0, meters.get(MetricNames.LLM_SLOT_CALLS).tags("model", MODEL, "state", "waiting").gauge().value());
     assertEquals(0, meters.get(MetricNames.LLM_SLOT_CALLS).tags("model", MODEL, "state", "running").gauge().value());
@@ -165,7 +165,7 @@ class ModelSlotsTest {
       } catch (WorkflowFailedException e) {
         ApplicationFailure f = assertInstanceOf(ApplicationFailure.class, e.getCause().getCause());
         assertEquals(LlmFailureTypes.TIMED_OUT, f.getType(), f.getOriginalMessage());
-        assertTrue(f.getOriginalMessage().startsWith("no answer within DURABLE_AGENTS_LLM_TIMEOUT=2 s"),
+        assertTrue(f.getOriginalMessage().startsWith("no answer within DURABLE_AGENTS_LLM_TIMEOUT=2.5 s"),
             f.getOriginalMessage());
         timedOut++;
       }

@@ -123,7 +123,7 @@ final class LlmCallClock {
 
   /** "no answer within DURABLE_AGENTS_LLM_TIMEOUT=60 s (the per-attempt time-out)". */
   String noAnswerWithinTimeout() {
-    return "no answer within " + LlmSettings.LLM_TIMEOUT + "=" + seconds(settings.timeout())
+    return "no answer within " + LlmSettings.LLM_TIMEOUT + "=" + asSet(settings.timeout())
         + " s (the per-attempt time-out)";
   }
 
@@ -166,8 +166,13 @@ final class LlmCallClock {
     Duration set = settings.retryBudget().of(model);
     Duration budget = settings.callBudget(model);
     String variable = budget.equals(set) ? LlmRetryBudget.VARIABLE
-        : LlmRetryBudget.VARIABLE + "=" + seconds(set) + " s, raised to " + LlmSettings.LLM_TIMEOUT;
-    return "the retry budget of " + (budget.isZero() ? 0 : seconds(budget)) + " s for " + model + " (" + variable + ")";
+        : LlmRetryBudget.VARIABLE + "=" + asSet(set) + " s, raised to " + LlmSettings.LLM_TIMEOUT;
+    return "the retry budget of " + asSet(budget) + " s for " + model + " (" + variable + ")";
+  }
+
+  /** A setting's seconds as it was set: {@code 60}, {@code 2.5}, {@code 0}. */
+  static String asSet(Duration d) {
+    return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
   }
 
   /** Whole seconds, at least 1, for messages. */
