@@ -64,13 +64,16 @@ final class LlmCallClock {
     return new LlmCallClock(model, settings, info.getAttempt(), true, before, earlier + queued);
   }
 
-  /** The identity of the call across its attempts: its workflow id and activity id. */
+  /**
+   * The identity of the call across its attempts: its workflow id and activity id, and the workflow's run
+   * (activity ids start again in a run that continued as new).
+   */
   static String holder(ActivityExecutionContext context) {
     if (context == null) {
-      return "local-" + Thread.currentThread().getId();
+      return "thread-" + Thread.currentThread().getId();
     }
     ActivityInfo info = context.getInfo();
-    return info.getWorkflowId() + "/" + info.getActivityId();
+    return info.getWorkflowId() + "/" + info.getWorkflowRunId() + "/" + info.getActivityId();
   }
 
   /** This attempt waited {@code waited} for its slot: not counted. */
