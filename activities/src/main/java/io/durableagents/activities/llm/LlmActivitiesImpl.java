@@ -65,7 +65,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An empty answer (no text, no tool call) and an answer cut at an output limit (finish reason
  * {@code LENGTH}, or over the {@link PayloadGuard}'s limit) carry a warning ({@link #EMPTY_WARNING},
- * {@link #CUT_WARNING}); a cut one has {@link LlmResponse#cut()} set. A cut ReWOO plan comes back as
+ * {@link #CUT_WARNING}); a cut one has {@link LlmResponse#cut()} set and is counted ({@code
+ * durable_agents_llm_cut_answers}). Every request carries a maximum output length ({@link
+ * LlmMaxOutputTokens}: the run's, else the worker's {@code DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS}, else
+ * the default of the call's purpose), and the answer says which ({@link LlmResponse#maxOutputTokens()}). A cut ReWOO plan comes back as
  * cut, with no steps and only its head (2000 characters), so that it is
  * rejected as cut (never as broken JSON) and stays small in history.
  *
@@ -155,6 +158,11 @@ public final class LlmActivitiesImpl implements LlmActivities {
     if (request.temperature() != null) {
       chat.temperature(request.temperature());
     }
+    // the run's maximum output length, else the worker's for the model, else the kind of call's default
+    Integer maxOutputTokens = models.settings().maxOutputTokens().forRequest(request);
+    if (maxOutputTokens != null) {
+      chat.maxOutputTokens(maxOutputTokens);
+    }
 
     long start = System.nanoTime();
     ChatResponse response;
@@ -193,8 +201,10 @@ public final class LlmActivitiesImpl implements LlmActivities {
       warnings.add(CUT_WARNING + ": the plan was cut " + why);
       TokenUsage usage = usage(response.tokenUsage());
       metrics.llmCall(request.model(), request.purpose(), "ok", Duration.ofMillis(latency), usage);
+      metrics.llmCut(request.model(), request.purpose(), cutByModel ? "model" : "worker");
       return new LlmResponse(modelName(response, request), head(text, CUT_PLAN_KEPT_CHARS), List.of(), usage,
-          response.finishReason() == null ? null : response.finishReason().name(), latency, warnings, true);
+          response.finishReason() == null ? null : response.finishReason().name(), latency, warnings, true,
+          maxOutputTokens);
     }
     if (ai != null && ai.hasToolExecutionRequests()) {
       Map<String, ToolSpecification> offered = new LinkedHashMap<>();
@@ -222,12 +232,15 @@ public final class LlmActivitiesImpl implements LlmActivities {
       warnings.add(CUT_WARNING + ": the answer was cut at the worker's output limit of " + guard.maxBytes()
           + " bytes (DURABLE_AGENTS_MAX_OUTPUT_BYTES)");
     }
+    if (cutByModel || cutByWorker) {
+      metrics.llmCut(request.model(), request.purpose(), cutByModel ? "model" : "worker");
+    }
     if ((text == null || text.isBlank()) && calls.isEmpty()) {
       warnings.add(EMPTY_WARNING + ": the model answered nothing (no text and no tool call)");
     }
     return new LlmResponse(modelName, guard.check("the model's answer", text),
         calls, usage, response.finishReason() == null ? null : response.finishReason().name(), latency,
-        warnings, cutByModel || cutByWorker ? Boolean.TRUE : null);
+        warnings, cutByModel || cutByWorker ? Boolean.TRUE : null, maxOutputTokens);
   }
 
   /** The warning that starts with this says an answer was cut at an output limit. */

@@ -11,6 +11,13 @@ public final class MetricNames {
   /** Tokens, by model, strategy and direction (input, output). */
   public static final String LLM_TOKENS = "durable_agents_llm_tokens";
 
+  /**
+   * LLM answers cut at an output limit, by model, purpose ({@code rewoo-plan}, {@code react-turn} ...)
+   * and by ({@code model}: finish reason length, at the maximum output tokens sent; {@code worker}: over
+   * {@code DURABLE_AGENTS_MAX_OUTPUT_BYTES}).
+   */
+  public static final String LLM_CUT_ANSWERS = "durable_agents_llm_cut_answers";
+
   /** External tool calls, by tool. */
   public static final String TOOL_CALLS = "durable_agents_tool_calls";
 

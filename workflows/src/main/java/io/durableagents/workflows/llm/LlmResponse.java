@@ -18,6 +18,8 @@ import java.util.List;
  *     the output limit (empty when none)
  * @param cut true when the answer was cut: by the model's output limit (finish reason {@code LENGTH})
  *     or by the worker's ({@code DURABLE_AGENTS_MAX_OUTPUT_BYTES}); null (omitted) when it was not
+ * @param maxOutputTokens the maximum output length in tokens the call sent to the model (the run's,
+ *     the worker's or the default of its purpose); null (omitted) when none was sent
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -29,7 +31,8 @@ public record LlmResponse(
     String finishReason,
     long latencyMillis,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
-    Boolean cut) {
+    Boolean cut,
+    Integer maxOutputTokens) {
   /** The finish reason of an answer cut at the model's output limit. */
   public static final String FINISH_LENGTH = "LENGTH";
 
@@ -37,6 +40,18 @@ public record LlmResponse(
   public LlmResponse(String model, String text, List<ToolCall> toolCalls, TokenUsage usage,
       String finishReason, long latencyMillis) {
     this(model, text, toolCalls, usage, finishReason, latencyMillis, null, null);
+  }
+
+  /** A response that does not say which maximum output length was sent. */
+  public LlmResponse(String model, String text, List<ToolCall> toolCalls, TokenUsage usage,
+      String finishReason, long latencyMillis, List<String> warnings, Boolean cut) {
+    this(model, text, toolCalls, usage, finishReason, latencyMillis, warnings, cut, null);
+  }
+
+  /** This response, saying that {@code maxOutputTokens} was sent (null: none). */
+  public LlmResponse withMaxOutputTokens(Integer maxOutputTokens) {
+    return new LlmResponse(model, text, toolCalls, usage, finishReason, latencyMillis, warnings, cut,
+        maxOutputTokens);
   }
 
   /** A response that was not cut by the worker. */
