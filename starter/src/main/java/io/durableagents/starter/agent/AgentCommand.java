@@ -59,6 +59,12 @@ public final class AgentCommand implements Callable<Integer> {
       description = "auto, required, none or default (default: ${DEFAULT-VALUE}).")
   String toolChoice;
 
+  @Option(names = "--max-output-tokens", paramLabel = "N",
+      description = "Most tokens each LLM answer may have; an answer cut there is a cut answer (0: send no "
+          + "maximum). Default: the worker's DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS for the model, else the "
+          + "default of the kind of call (a ReWOO plan 640, a ReAct turn 384 ...).")
+  Integer maxOutputTokens;
+
   @Mixin
   StrategyOptions strategyOptions = new StrategyOptions();
 
@@ -146,7 +152,7 @@ public final class AgentCommand implements Callable<Integer> {
       }
     }
     AgentOptions options = StrategyOptions.build(strategyOptions.applyTo(AgentOptions.newBuilder()
-        .setStrategy(s).setModel(m).setToolChoice(choice)));
+        .setStrategy(s).setModel(m).setToolChoice(choice).setMaxOutputTokens(maxOutputTokens)));
     List<String> given = tools != null ? tools : AgentTaskInput.DEFAULT_TOOLS;
     if (options.approval() != null) {
       for (String t : options.approval().tools()) {
