@@ -196,7 +196,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
         && ProviderRequests.isPlanRequest(request, specs)) {
       // A cut plan is not a plan: it is reported as cut, and only its head is kept, so that the
       // result stays small and no marker lands inside the JSON.
-      String why = cutByModel ? "at the model's output limit (finish reason length)"
+      String why = cutByModel ? "at the model's output limit (finish reason length" + limit(maxOutputTokens, request) + ")"
           : "at the worker's output limit of " + guard.maxBytes() + " bytes (DURABLE_AGENTS_MAX_OUTPUT_BYTES)";
       warnings.add(CUT_WARNING + ": the plan was cut " + why);
       TokenUsage usage = usage(response.tokenUsage());
@@ -226,7 +226,8 @@ public final class LlmActivitiesImpl implements LlmActivities {
     log.debug("llm call to {} ({}): {} in / {} out tokens, {} tool calls, {} ms", request.model(),
         request.purpose(), usage.input(), usage.output(), calls.size(), latency);
     if (cutByModel) {
-      warnings.add(CUT_WARNING + ": the answer was cut at the model's output limit (finish reason length)");
+      warnings.add(CUT_WARNING + ": the answer was cut at the model's output limit (finish reason length"
+          + limit(maxOutputTokens, request) + ")");
     }
     if (cutByWorker) {
       warnings.add(CUT_WARNING + ": the answer was cut at the worker's output limit of " + guard.maxBytes()
@@ -249,6 +250,16 @@ public final class LlmActivitiesImpl implements LlmActivities {
   public static final String EMPTY_WARNING = "empty answer";
   /** How much of a cut plan is kept in the result: enough to see what it was, small in history. */
   static final int CUT_PLAN_KEPT_CHARS = 2000;
+
+  /** The maximum a cut answer reached, and what raises it, for its warning. */
+  private static String limit(Integer maxOutputTokens, LlmRequest request) {
+    if (maxOutputTokens == null) {
+      return "; no maximum was sent: the model's own limit";
+    }
+    return ", at " + maxOutputTokens + " tokens for " + request.purpose() + ": "
+        + (request.maxOutputTokens() != null ? "the run's --max-output-tokens" : LlmMaxOutputTokens.VARIABLE)
+        + " raises it";
+  }
 
   private static String modelName(ChatResponse response, LlmRequest request) {
     return response.metadata() != null && response.metadata().modelName() != null

@@ -104,10 +104,14 @@ class MaxOutputTokensWireTest {
     assertTrue(cut.wasCut());
     assertEquals(Boolean.TRUE, cut.cut());
     assertTrue(cut.warnings().get(0).startsWith(LlmActivitiesImpl.CUT_WARNING), cut.warnings().toString());
+    assertTrue(cut.warnings().get(0).contains("at 384 tokens for react-turn: " + LlmMaxOutputTokens.VARIABLE
+        + " raises it"), "the warning names the limit and what raises it: " + cut.warnings());
     assertEquals(384, cut.maxOutputTokens());
 
-    LlmResponse cutPlan = llm.chat(plan(null));
+    LlmResponse cutPlan = llm.chat(plan(120));
     assertTrue(cutPlan.wasCut());
+    assertTrue(cutPlan.warnings().get(0).contains("at 120 tokens for rewoo-plan: the run's --max-output-tokens"),
+        cutPlan.warnings().toString());
     assertTrue(cutPlan.toolCalls().isEmpty(), "a cut plan has no steps");
 
     Counter turns = registry.find(MetricNames.LLM_CUT_ANSWERS)

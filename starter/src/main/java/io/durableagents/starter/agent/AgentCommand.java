@@ -113,7 +113,9 @@ public final class AgentCommand implements Callable<Integer> {
     }
     System.err.println("agent: " + (AgentTaskResult.EMPTY.equals(r.answerProblem())
         ? "the model gave an empty answer" : "the answer was cut at the output limit")
-        + "; try again, or raise the model's output limit (max tokens) or DURABLE_AGENTS_MAX_OUTPUT_BYTES");
+        + "; try again, or raise the maximum output length (--max-output-tokens, or the worker's "
+        + "DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS; the warning above names the limit it reached) or "
+        + "DURABLE_AGENTS_MAX_OUTPUT_BYTES");
     return Failures.FAILED;
   }
 
