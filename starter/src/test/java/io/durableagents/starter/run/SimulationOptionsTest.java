@@ -144,6 +144,14 @@ class SimulationOptionsTest {
     assertEquals(120, perRole.optionsFor("cop").maxOutputTokens());
     assertEquals(Strategy.COT, perRole.optionsFor("cop").strategy());
 
+    // describe names it only when one is set
+    assertEquals(null, io.durableagents.starter.inspect.DescribeCommand.maxOutputTokens(unset));
+    assertEquals("300 tokens", io.durableagents.starter.inspect.DescribeCommand.maxOutputTokens(all));
+    assertEquals("citizen=the worker's, cop=120 tokens",
+        io.durableagents.starter.inspect.DescribeCommand.maxOutputTokens(perRole));
+    assertEquals("none sent", io.durableagents.starter.inspect.DescribeCommand.maxOutputTokens(
+        parse("--model", "rules", "--max-output-tokens", "0").toInput()));
+
     assertMessage("--max-output-tokens", "citizen, cop", "--max-output-tokens", "king=3", "--model", "rules");
     assertMessage("--max-output-tokens", "whole number", "--max-output-tokens", "lots", "--model", "rules");
     assertMessage("--max-output-tokens", ">= 0", "--max-output-tokens", "cop=-1", "--model", "rules");
