@@ -68,8 +68,8 @@ import org.slf4j.LoggerFactory;
  * {@link #CUT_WARNING}); a cut one has {@link LlmResponse#cut()} set and is counted ({@code
  * durable_agents_llm_cut_answers}). Every request carries a maximum output length ({@link
  * LlmMaxOutputTokens}: the run's, else the worker's {@code DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS}, else
- * the default of the call's purpose), and the answer says which ({@link LlmResponse#maxOutputTokens()}). A cut ReWOO plan comes back as
- * cut, with no steps and only its head (2000 characters), so that it is
+ * the default of the call's purpose), and the answer says which ({@link LlmResponse#maxOutputTokens()}).
+ * A cut ReWOO plan comes back as cut, with no steps and only its head (2000 characters), so that it is
  * rejected as cut (never as broken JSON) and stays small in history.
  *
  * <p>Failures are mapped from LangChain4j's exception classes, never from message text. {@link
@@ -161,7 +161,7 @@ public final class LlmActivitiesImpl implements LlmActivities {
     // the run's maximum output length, else the worker's for the model, else the kind of call's default
     Integer maxOutputTokens = models.settings().maxOutputTokens().forRequest(request);
     if (maxOutputTokens != null) {
-      chat.maxOutputTokens(maxOutputTokens);
+      ProviderRequests.maxOutputTokens(chat, maxOutputTokens, request.model(), model.provider(), models.settings());
     }
 
     long start = System.nanoTime();

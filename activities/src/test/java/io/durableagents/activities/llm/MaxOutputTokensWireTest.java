@@ -130,6 +130,34 @@ class MaxOutputTokensWireTest {
   }
 
   @Test
+  void openAisOwnApiGetsMaxCompletionTokensAndTheRestOfTheRequestStays() throws Exception {
+    standIn.answer(ok(text("Fine.")));
+    LlmSettings openAi = LlmSettings.newBuilder().openAiApiKey("sk-test").build();
+    assertTrue(openAi.isOpenAiItself());
+    dev.langchain4j.model.chat.request.ChatRequest.Builder chat = dev.langchain4j.model.chat.request.ChatRequest
+        .builder().messages(dev.langchain4j.data.message.UserMessage.from("Hi")).temperature(0.3);
+    ProviderRequests.offerTools(chat, CitizenActions.registry(Path.of("target")).specifications(List.of("calculator")),
+        ToolChoice.AUTO, dev.langchain4j.model.ModelProvider.OPEN_AI);
+    ProviderRequests.maxOutputTokens(chat, 640, "openai:gpt-5-mini", dev.langchain4j.model.ModelProvider.OPEN_AI, openAi);
+    // the real client, sending to the stand-in what it would send to api.openai.com
+    dev.langchain4j.model.openai.OpenAiChatModel.builder().baseUrl(standIn.baseUrl()).apiKey("sk-test")
+        .modelName("gpt-5-mini").build().chat(chat.build());
+
+    JsonNode sent = standIn.onlyRequestBody();
+    assertEquals(640, sent.path("max_completion_tokens").asInt(), sent.toString());
+    assertFalse(sent.has("max_tokens"), "OpenAI's reasoning models reject max_tokens: " + sent);
+    assertEquals(0.3, sent.path("temperature").asDouble(), 1e-9);
+    assertEquals("calculator", sent.path("tools").path(0).path("function").path("name").asText(), sent.toString());
+    assertEquals("auto", sent.path("tool_choice").asText());
+
+    // any other OpenAI-compatible server, or a model registered by name, gets max_tokens
+    dev.langchain4j.model.chat.request.ChatRequest.Builder local = dev.langchain4j.model.chat.request.ChatRequest
+        .builder().messages(dev.langchain4j.data.message.UserMessage.from("Hi"));
+    ProviderRequests.maxOutputTokens(local, 640, "support-bot", dev.langchain4j.model.ModelProvider.OPEN_AI, openAi);
+    assertEquals(640, local.build().parameters().maxOutputTokens());
+  }
+
+  @Test
   void theRulesModelIgnoresTheMaximum() {
     LlmResponse r = activities("rules=5").chat(new LlmRequest("rules",
         List.of(ChatTurn.system("You are a citizen."), ChatTurn.user("Act.")), List.of(), ToolChoice.NONE, null,
