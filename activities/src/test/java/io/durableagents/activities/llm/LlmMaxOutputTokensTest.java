@@ -74,6 +74,24 @@ class LlmMaxOutputTokensTest {
   }
 
   @Test
+  void unsetItIsLeftOutOfTheJsonOfOptionsRequestsAndSpecsSoOldHistoriesReadTheSame() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    String options = json.writeValueAsString(io.durableagents.workflows.agent.AgentOptions.defaults());
+    assertTrue(!options.contains("maxOutputTokens"), options);
+    assertEquals(300, json.readValue(json.writeValueAsString(io.durableagents.workflows.agent.AgentOptions
+        .newBuilder().setMaxOutputTokens(300).build()), io.durableagents.workflows.agent.AgentOptions.class)
+        .maxOutputTokens());
+    String request = json.writeValueAsString(request("rules", "react-turn", null));
+    assertTrue(!request.contains("maxOutputTokens"), request);
+    String spec = json.writeValueAsString(new io.durableagents.workflows.autonomous.AgentSpec("a", null, "r",
+        "rules", null, null, null, null, List.of(), null, null));
+    assertTrue(!spec.contains("maxOutputTokens"), spec);
+    io.durableagents.workflows.llm.LlmResponse old = json.readValue("{\"model\":\"rules\",\"text\":\"hi\","
+        + "\"latencyMillis\":3}", io.durableagents.workflows.llm.LlmResponse.class);
+    assertNull(old.maxOutputTokens(), "a recorded answer from before reads with none");
+  }
+
+  @Test
   void theWorkersSettingsReadTheVariable() {
     LlmSettings s = LlmSettings.fromEnvironment(Map.of(LlmMaxOutputTokens.VARIABLE, "openai:smollm2=200"));
     assertEquals(200, s.maxOutputTokens().of("openai:smollm2", ReWooPrompts.PLAN_PURPOSE));
