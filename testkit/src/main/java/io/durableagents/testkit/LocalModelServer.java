@@ -221,8 +221,10 @@ public final class LocalModelServer implements AutoCloseable {
       for (JsonNode slot : JSON.readTree(get("/slots"))) {
         if (slot.path("is_processing").asBoolean(false)) {
           JsonNode next = slot.path("next_token").path(0);
+          // n_prompt_tokens grows with the answer; the prompt is what was evaluated plus what was cached
           busy.add(new BusySlot(slot.path("id").asInt(), slot.path("id_task").asLong(),
-              slot.path("n_prompt_tokens").asLong(), next.path("n_decoded").asLong()));
+              slot.path("n_prompt_tokens_processed").asLong() + slot.path("n_prompt_tokens_cache").asLong(),
+              next.path("n_decoded").asLong()));
         }
       }
       return busy;
@@ -252,6 +254,53 @@ public final class LocalModelServer implements AutoCloseable {
         throw new AssertionError("waited " + timeout + " for a slot of the model server to generate");
       }
       Thread.sleep(20);
+    }
+  }
+
+  /**
+   * How many tokens a request generated in all, once it has left its slot, read from the server's log:
+   * a request that ran to its end has a line {@code task T |        eval time = ... / N tokens}; one
+   * cancelled because its client went away (a {@code kill -9} of the caller) has only {@code release: ...
+   * | task T | stop processing: n_tokens = N}, which counts its prompt and every generated token but the
+   * last. Either way the server's {@code llamacpp:tokens_predicted_total} counted the same number.
+   *
+   * @param request a request seen working by {@link #busySlots()}
+   * @throws IllegalStateException when the request has not left its slot yet
+   */
+  public long generatedTokens(BusySlot request) {
+    String lines = readLog();
+    Matcher eval = Pattern.compile("\\| task " + request.task()
+        + " \\| +eval time = +[0-9.]+ ms / +(\\d+) tokens").matcher(lines);
+    if (eval.find()) {
+      return Long.parseLong(eval.group(1));
+    }
+    Matcher released = Pattern.compile("release: id +\\d+ \\| task " + request.task()
+        + " \\| stop processing: n_tokens = (\\d+)").matcher(lines);
+    if (!released.find()) {
+      throw new IllegalStateException("task " + request.task() + " has not left its slot; see " + log.toAbsolutePath());
+    }
+    return Long.parseLong(released.group(1)) - request.promptTokens() + 1;
+  }
+
+  /**
+   * Waits until {@code request} has left its slot (its log line {@code release: ... | task T | ...}), for at
+   * most {@code timeout}. It reads the log, not the server: llama.cpp notices that a request's client went
+   * away only while no other answer reaches the waiting thread, and a stream of {@code /metrics} or {@code
+   * /slots} requests can keep it from noticing.
+   *
+   * @throws AssertionError when {@code timeout} passes first or the server died
+   */
+  public void awaitLeft(BusySlot request, Duration timeout) throws InterruptedException {
+    Pattern released = Pattern.compile("release: id +\\d+ \\| task " + request.task() + " \\|");
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!released.matcher(readLog()).find()) {
+      if (!process.isAlive()) {
+        throw new AssertionError("the model server died; see " + log.toAbsolutePath());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("waited " + timeout + " for task " + request.task() + " to leave its slot");
+      }
+      Thread.sleep(50);
     }
   }
 

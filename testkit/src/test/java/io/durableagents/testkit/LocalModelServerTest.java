@@ -91,6 +91,25 @@ class LocalModelServerTest {
       assertEquals((long) withTools.tokenUsage().inputTokenCount(), toolCall.promptTokens());
       assertEquals((long) withTools.tokenUsage().outputTokenCount(), toolCall.generatedTokens());
       assertEquals(0, server.busySlots().size(), "idle");
+
+      // a client that goes away mid-answer (as a worker killed with kill -9 does): the server cancels the
+      // request and has counted it, its whole prompt and the tokens it generated until then
+      LocalModelServer.Metrics beforeCut = server.metrics();
+      // the caller is a process of its own, killed as a worker is
+      Process caller = new ProcessBuilder(python.toString(), "-c", "import urllib.request; urllib.request.urlopen("
+          + "urllib.request.Request('" + server.baseUrl() + "/chat/completions', headers={'Content-Type': "
+          + "'application/json'}, data=b'{\"model\": \"smollm2\", \"max_tokens\": 400, \"messages\": [{\"role\": "
+          + "\"user\", \"content\": \"Tell a very long story about a lighthouse keeper.\"}]}'))")
+          .redirectErrorStream(true).start();
+      LocalModelServer.BusySlot cut = server.awaitGenerating(Duration.ofSeconds(60)).get(0);
+      caller.destroyForcibly().waitFor();
+      server.awaitLeft(cut, Duration.ofSeconds(30));
+      LocalModelServer.Metrics cutCounts = server.metrics().minus(beforeCut);
+      assertEquals(1, cutCounts.requestsStarted(), cutCounts.toString());
+      assertEquals(cut.promptTokens(), cutCounts.promptTokens(), cutCounts.toString());
+      long generatedByCut = server.generatedTokens(cut);
+      assertEquals(generatedByCut, cutCounts.generatedTokens(), cutCounts.toString());
+      assertTrue(generatedByCut >= cut.decodedTokens() && generatedByCut < 400, "cut at " + generatedByCut);
       System.out.printf("local model: %s; prompt %.0f tok/s, generation %.1f tok/s%n", server.metrics(),
           server.metrics().promptTokensPerSecond(), server.metrics().generatedTokensPerSecond());
     }
