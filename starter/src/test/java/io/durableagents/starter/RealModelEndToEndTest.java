@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.durableagents.starter.local.ChildProcesses;
+import io.durableagents.testkit.ExecutionJournalCheck;
 import io.durableagents.testkit.LocalModelServer;
 import io.durableagents.worker.CompletedActivities;
 import io.durableagents.workflows.TaskQueues;
@@ -67,6 +68,8 @@ class RealModelEndToEndTest {
   private static final int SERVER_OUTPUT_CAP = 24;
   /** The worker's per-attempt timeout of a model call ({@code DURABLE_AGENTS_LLM_TIMEOUT}). */
   private static final Duration PER_ATTEMPT = Duration.ofSeconds(60);
+  /** Activities (model and tool calls) the simulation's first worker completes before it is killed. */
+  private static final long CALLS_BEFORE_KILL = 4;
   /** What the worker's overhead may add to an attempt beyond the HTTP call's own timeout. */
   private static final Duration ATTEMPT_SLACK = Duration.ofSeconds(5);
   /** What a failed agent step or run may fail with: a typed cause, each with its hint. */
@@ -230,8 +233,9 @@ class RealModelEndToEndTest {
         "--max-concurrent-agents", Integer.toString(SLOTS), "--no-wait", "--id", id);
     assertEquals(0, started.exitCode(), started.out() + started.err());
 
-    // kill once the model server is generating every call the worker has in flight, and nothing waits
-    List<LocalModelServer.BusySlot> cutOff = awaitAllInFlightGenerating(journal, first.pid(), Duration.ofSeconds(120));
+    // kill mid-run, once the model server is generating every call the worker has in flight and nothing waits
+    List<LocalModelServer.BusySlot> cutOff = awaitAllInFlightGenerating(journal, first.pid(), CALLS_BEFORE_KILL,
+        Duration.ofSeconds(150));
     first.destroyForcibly().waitFor(); // SIGKILL: the model server's clients go away mid-answer
     for (LocalModelServer.BusySlot slot : cutOff) {
       model.awaitLeft(slot, Duration.ofSeconds(30));
@@ -253,6 +257,9 @@ class RealModelEndToEndTest {
     calls.assertEveryAgentStepCompletedOrFailedTyped();
     assertEquals(result.failedAgentSteps(), calls.failedAgentSteps(), "failed agent steps " + calls);
     assertEquals(result.llmCalls(), calls.completed(), "the calls it reports are those in its history");
+    ExecutionJournalCheck.Report journalCheck = ExecutionJournalCheck.assertNoCompletedActivityRanAgain(client, id, journal);
+    assertEquals(2, journalCheck.workerProcesses(), "both workers ran calls " + journalCheck);
+    assertEquals(cutOff.size(), journalCheck.retriedInFlight(), "the calls in flight at the kill ran again " + journalCheck);
     // each call cut by the kill ran again once on the new worker; no other call was retried
     assertEquals(cutOff.size(), calls.attempts() - calls.completed(), "retried only what the kill cut " + calls);
     // the server counted the calls the run reports and the attempts the kill cut, and their tokens
@@ -279,15 +286,15 @@ class RealModelEndToEndTest {
   }
 
   /**
-   * Waits until the worker {@code pid} has LLM calls in flight (started, not ended, in its journal) and the
+   * Waits until the worker {@code pid} has completed {@code callsDone} activities and has LLM calls in flight (started, not ended, in its journal) and the
    * model server is generating exactly that many requests with none waiting for a slot.
    */
-  private static List<LocalModelServer.BusySlot> awaitAllInFlightGenerating(Path journal, long pid, Duration timeout)
-      throws Exception {
+  private static List<LocalModelServer.BusySlot> awaitAllInFlightGenerating(Path journal, long pid, long callsDone,
+      Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       int inFlight = unfinishedLlmAttempts(journal, pid).size();
-      if (inFlight > 0) {
+      if (inFlight > 0 && CompletedActivities.doneInJournal(journal, 0) >= callsDone) {
         List<LocalModelServer.BusySlot> busy = model.busySlots();
         if (busy.size() == inFlight && busy.stream().allMatch(s -> s.decodedTokens() > 0)
             && model.metrics().requestsDeferred() == 0 && unfinishedLlmAttempts(journal, pid).size() == inFlight) {
