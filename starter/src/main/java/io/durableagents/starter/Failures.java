@@ -222,9 +222,20 @@ public final class Failures {
           + "model or another strategy.", "--strategy", "The model wrote a plan that does not fit; try "
           + "another model or --strategy cot."));
 
+  /** The hint of a ReWOO plan rejected because it was cut at its maximum output length. */
+  static final Hint CUT_PLAN_HINT = new Hint("The plan was cut at its maximum output length: give the planner "
+      + "more with the worker's DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS (e.g. rewoo-plan=1280), or try another model.",
+      "--max-output-tokens", "The plan was cut at its maximum output length: give it more with "
+      + "--max-output-tokens (or the worker's DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS, e.g. rewoo-plan=1280), or "
+      + "try another model.");
+
   /** What {@code command} (null: any) should say to do about a failed run, by the type of its cause. */
   private static String hintFor(Throwable failure, CommandLine.Model.CommandSpec command) {
     ApplicationFailure app = innermost(failure, ApplicationFailure.class);
+    if (app != null && StrategyFailureTypes.INVALID_PLAN.equals(app.getType())
+        && String.valueOf(app.getOriginalMessage()).contains("the plan was cut at the output limit")) {
+      return CUT_PLAN_HINT.forCommand(command);
+    }
     Hint hint = HINTS.get(app == null ? "" : app.getType());
     return hint == null ? HISTORY_HINT : hint.forCommand(command);
   }

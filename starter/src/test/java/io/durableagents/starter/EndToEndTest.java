@@ -162,6 +162,7 @@ class EndToEndTest {
     assertTrue(describe.contains("Scenario=\"epstein\"") && describe.contains("SimStep=" + STEPS), describe);
     String show = starter("show", "e2e-crash/agent-citizen-0/step-1");
     assertTrue(show.contains("llm: rules (cot-reasoning, tool choice none)"), show);
+    assertTrue(show.contains(" out tokens (at most 512), "), "the maximum output length each call sent: " + show);
     assertTrue(show.contains("[rules] This answer comes from a rule-based policy, not an LLM."), show);
     // a simulation in group steps: show prints each call of a group with its agent
     starter("simulate", "--steps", "2", "--agents-per-workflow", "10", "--progress", "lines", "--id", "e2e-groups");

@@ -107,6 +107,17 @@ class FailuresTest {
     assertTrue(simulate.contains("--max-concurrent-agents") && simulate.contains("DURABLE_AGENTS_LLM_RATE_LIMIT"), simulate);
     String agent = Failures.report(limited, cli.getSubcommands().get("agent").getCommandSpec()).hint();
     assertTrue(agent.contains("DURABLE_AGENTS_LLM_RATE_LIMIT") && !agent.contains("--max-concurrent-agents"), agent);
+
+    // a plan cut at its maximum output length: the hint says how to raise it, where the command can
+    WorkflowFailedException cut = failedRun(ApplicationFailure.newNonRetryableFailure("the ReWOO planner made an "
+        + "invalid plan twice: the plan was cut at the output limit before it ended: write a shorter plan",
+        io.durableagents.workflows.agent.StrategyFailureTypes.INVALID_PLAN));
+    String agentCut = Failures.report(cut, cli.getSubcommands().get("agent").getCommandSpec()).hint();
+    assertTrue(agentCut.contains("--max-output-tokens") && agentCut.contains("DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS"),
+        agentCut);
+    String describeCut = Failures.report(cut, cli.getSubcommands().get("describe").getCommandSpec()).hint();
+    assertTrue(!describeCut.contains("--max-output-tokens") && describeCut.contains("rewoo-plan="), describeCut);
+    assertTrue(configuration.contains("`DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS`"));
   }
 
   @Test

@@ -49,6 +49,7 @@ final class MisbehavingOpenAiServer implements AutoCloseable {
   private final HttpServer server;
   private volatile Behaviour behaviour;
   private final List<Long> arrivals = new ArrayList<>();
+  private final List<String> bodies = new ArrayList<>();
 
   MisbehavingOpenAiServer(Behaviour behaviour) throws IOException {
     this.behaviour = behaviour;
@@ -72,6 +73,11 @@ final class MisbehavingOpenAiServer implements AutoCloseable {
     return List.copyOf(arrivals);
   }
 
+  /** The JSON bodies of the requests, oldest first. */
+  synchronized List<String> bodies() {
+    return List.copyOf(bodies);
+  }
+
   int requests() {
     return arrivals().size();
   }
@@ -80,7 +86,10 @@ final class MisbehavingOpenAiServer implements AutoCloseable {
     synchronized (this) {
       arrivals.add(System.nanoTime());
     }
-    exchange.getRequestBody().readAllBytes();
+    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    synchronized (this) {
+      bodies.add(body);
+    }
     switch (behaviour) {
       case OK -> json(exchange, 200, completion("{\"role\":\"assistant\",\"content\":\"Fine.\"}", "stop"));
       case EMPTY_CONTENT -> json(exchange, 200, completion("{\"role\":\"assistant\",\"content\":null}", "stop"));

@@ -7,12 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durableagents.activities.llm.LlmMaxOutputTokens;
 import io.durableagents.activities.llm.LlmRetryBudget;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.worker.MisbehavingOpenAiServer.Behaviour;
 import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentOptions;
 import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.agent.rewoo.ReWooPrompts;
 import io.durableagents.workflows.llm.LlmFailureTypes;
 import io.durableagents.workflows.task.AgentTaskInput;
 import io.durableagents.workflows.agent.AgentTaskResult;
@@ -23,6 +27,8 @@ import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +60,10 @@ class ModelFailuresTest {
   private LlmRetryBudget budget = LlmRetryBudget.of(BUDGET);
 
   private AgentTaskResult run(Behaviour behaviour, Strategy strategy) throws Exception {
+    return run(behaviour, AgentOptions.newBuilder().setStrategy(strategy).setModel("openai:gpt-test").build());
+  }
+
+  private AgentTaskResult run(Behaviour behaviour, AgentOptions options) throws Exception {
     server = new MisbehavingOpenAiServer(behaviour);
     env = TestWorkers.start(DurableAgentsPlugin.newBuilder()
         .setLlmSettings(LlmSettings.newBuilder().openAiBaseUrl(server.baseUrl())
@@ -62,8 +72,16 @@ class ModelFailuresTest {
         .build());
     return env.getWorkflowClient().newWorkflowStub(AgentTaskWorkflow.class,
             WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).build())
-        .run(new AgentTaskInput("What is 17 * 23?", null,
-            AgentOptions.newBuilder().setStrategy(strategy).setModel("openai:gpt-test").build()));
+        .run(new AgentTaskInput("What is 17 * 23?", null, options));
+  }
+
+  private List<Integer> maxTokensSent() throws Exception {
+    List<Integer> sent = new ArrayList<>();
+    for (String body : server.bodies()) {
+      JsonNode n = new ObjectMapper().readTree(body).path("max_tokens");
+      sent.add(n.isMissingNode() ? null : n.asInt());
+    }
+    return sent;
   }
 
   private ApplicationFailure failure(Behaviour behaviour) {
@@ -105,6 +123,20 @@ class ModelFailuresTest {
     assertTrue(f.getOriginalMessage().contains("the plan was cut at the output limit"), f.getOriginalMessage());
     assertFalse(f.getOriginalMessage().contains("Illegal unquoted character"), f.getOriginalMessage());
     assertEquals(2, server.requests(), "the first plan and its correction");
+  }
+
+  @Test
+  void theReWooPlannerGetsItsDefaultMaximumAndTheRunsOwnWins() throws Exception {
+    assertThrows(WorkflowFailedException.class, () -> run(Behaviour.CUT_AT_LENGTH, Strategy.REWOO));
+    int planner = LlmMaxOutputTokens.DEFAULTS.get(ReWooPrompts.PLAN_PURPOSE);
+    assertEquals(List.of(planner, planner), maxTokensSent(), "both planner calls carry the planner's default");
+    tearDown();
+
+    AgentTaskResult r = run(Behaviour.OK, AgentOptions.newBuilder().setStrategy(Strategy.COT)
+        .setModel("openai:gpt-test").setMaxOutputTokens(100).build());
+    assertTrue(r.answered());
+    assertFalse(maxTokensSent().isEmpty());
+    assertTrue(maxTokensSent().stream().allMatch(n -> n == 100), "the run's maximum on every call: " + maxTokensSent());
   }
 
   @Test

@@ -66,8 +66,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An empty answer (no text, no tool call) and an answer cut at an output limit (finish reason
  * {@code LENGTH}, or over the {@link PayloadGuard}'s limit) carry a warning ({@link #EMPTY_WARNING},
- * {@link #CUT_WARNING}); a cut one has {@link LlmResponse#cut()} set. A cut ReWOO plan comes back as
- * cut, with no steps and only its head (2000 characters), so that it is
+ * {@link #CUT_WARNING}); a cut one has {@link LlmResponse#cut()} set and is counted ({@code
+ * durable_agents_llm_cut_answers}). Every request carries a maximum output length ({@link
+ * LlmMaxOutputTokens}: the run's, else the worker's {@code DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS}, else
+ * the default of the call's purpose), and the answer says which ({@link LlmResponse#maxOutputTokens()}).
+ * A cut ReWOO plan comes back as cut, with no steps and only its head (2000 characters), so that it is
  * rejected as cut (never as broken JSON) and stays small in history.
  *
  * <p>Failures are mapped from LangChain4j's exception classes, never from message text. {@link
@@ -173,6 +176,11 @@ public final class LlmActivitiesImpl implements LlmActivities {
     if (request.temperature() != null) {
       chat.temperature(request.temperature());
     }
+    // the run's maximum output length, else the worker's for the model, else the kind of call's default
+    Integer maxOutputTokens = models.settings().maxOutputTokens().forRequest(request);
+    if (maxOutputTokens != null) {
+      ProviderRequests.maxOutputTokens(chat, maxOutputTokens, request.model(), model.provider(), models.settings());
+    }
 
     long start = System.nanoTime();
     ChatResponse response;
@@ -206,13 +214,15 @@ public final class LlmActivitiesImpl implements LlmActivities {
         && ProviderRequests.isPlanRequest(request, specs)) {
       // A cut plan is not a plan: it is reported as cut, and only its head is kept, so that the
       // result stays small and no marker lands inside the JSON.
-      String why = cutByModel ? "at the model's output limit (finish reason length)"
+      String why = cutByModel ? "at the model's output limit (finish reason length" + limit(maxOutputTokens, request) + ")"
           : "at the worker's output limit of " + guard.maxBytes() + " bytes (DURABLE_AGENTS_MAX_OUTPUT_BYTES)";
       warnings.add(CUT_WARNING + ": the plan was cut " + why);
       TokenUsage usage = usage(response.tokenUsage());
       metrics.llmCall(request.model(), request.purpose(), "ok", Duration.ofMillis(latency), usage);
+      metrics.llmCut(request.model(), request.purpose(), cutByModel ? "model" : "worker");
       return new LlmResponse(modelName(response, request), head(text, CUT_PLAN_KEPT_CHARS), List.of(), usage,
-          response.finishReason() == null ? null : response.finishReason().name(), latency, warnings, true);
+          response.finishReason() == null ? null : response.finishReason().name(), latency, warnings, true,
+          maxOutputTokens);
     }
     if (ai != null && ai.hasToolExecutionRequests()) {
       Map<String, ToolSpecification> offered = new LinkedHashMap<>();
@@ -234,18 +244,22 @@ public final class LlmActivitiesImpl implements LlmActivities {
     log.debug("llm call to {} ({}): {} in / {} out tokens, {} tool calls, {} ms", request.model(),
         request.purpose(), usage.input(), usage.output(), calls.size(), latency);
     if (cutByModel) {
-      warnings.add(CUT_WARNING + ": the answer was cut at the model's output limit (finish reason length)");
+      warnings.add(CUT_WARNING + ": the answer was cut at the model's output limit (finish reason length"
+          + limit(maxOutputTokens, request) + ")");
     }
     if (cutByWorker) {
       warnings.add(CUT_WARNING + ": the answer was cut at the worker's output limit of " + guard.maxBytes()
           + " bytes (DURABLE_AGENTS_MAX_OUTPUT_BYTES)");
+    }
+    if (cutByModel || cutByWorker) {
+      metrics.llmCut(request.model(), request.purpose(), cutByModel ? "model" : "worker");
     }
     if ((text == null || text.isBlank()) && calls.isEmpty()) {
       warnings.add(EMPTY_WARNING + ": the model answered nothing (no text and no tool call)");
     }
     return new LlmResponse(modelName, guard.check("the model's answer", text),
         calls, usage, response.finishReason() == null ? null : response.finishReason().name(), latency,
-        warnings, cutByModel || cutByWorker ? Boolean.TRUE : null);
+        warnings, cutByModel || cutByWorker ? Boolean.TRUE : null, maxOutputTokens);
   }
 
   /** The warning that starts with this says an answer was cut at an output limit. */
@@ -254,6 +268,16 @@ public final class LlmActivitiesImpl implements LlmActivities {
   public static final String EMPTY_WARNING = "empty answer";
   /** How much of a cut plan is kept in the result: enough to see what it was, small in history. */
   static final int CUT_PLAN_KEPT_CHARS = 2000;
+
+  /** The maximum a cut answer reached, and what raises it, for its warning. */
+  private static String limit(Integer maxOutputTokens, LlmRequest request) {
+    if (maxOutputTokens == null) {
+      return "; no maximum was sent: the model's own limit";
+    }
+    return ", at " + maxOutputTokens + " tokens for " + request.purpose() + ": "
+        + (request.maxOutputTokens() != null ? "the run's --max-output-tokens" : LlmMaxOutputTokens.VARIABLE)
+        + " raises it";
+  }
 
   private static String modelName(ChatResponse response, LlmRequest request) {
     return response.metadata() != null && response.metadata().modelName() != null

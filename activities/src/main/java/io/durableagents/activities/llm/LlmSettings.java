@@ -30,6 +30,9 @@ import java.util.regex.Pattern;
  *       ({@code 90}, {@code 90s}) or ISO-8601 ({@code PT90S})</td></tr>
  *   <tr><td>{@code DURABLE_AGENTS_LLM_RETRY_BUDGET}</td><td>60 s</td><td>how long failing calls are
  *       retried, per model: {@code 60,openai:gpt-4o=300} (see {@link LlmRetryBudget})</td></tr>
+ *   <tr><td>{@code DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS}</td><td>per kind of call</td><td>the maximum
+ *       output length sent, per model and kind of call: {@code 512,rewoo-plan=768,ollama:qwen3=2048}
+ *       (see {@link LlmMaxOutputTokens})</td></tr>
  * </table>
  *
  * <pre>{@code
@@ -68,9 +71,11 @@ public final class LlmSettings {
   private final String ollamaBaseUrl;
   private final Duration timeout;
   private final LlmRetryBudget retryBudget;
+  private final LlmMaxOutputTokens maxOutputTokens;
 
   private LlmSettings(Builder b) {
     this.retryBudget = b.retryBudget == null ? LlmRetryBudget.defaults() : b.retryBudget;
+    this.maxOutputTokens = b.maxOutputTokens == null ? LlmMaxOutputTokens.defaults() : b.maxOutputTokens;
     this.openAiApiKey = blankToNull(b.openAiApiKey);
     this.openAiBaseUrl = url(OPENAI_BASE_URL, b.openAiBaseUrl, DEFAULT_OPENAI_BASE_URL);
     this.anthropicApiKey = blankToNull(b.anthropicApiKey);
@@ -103,6 +108,7 @@ public final class LlmSettings {
         .ollamaBaseUrl(env.get(OLLAMA_BASE_URL))
         .timeout(parseTimeout(env.get(LLM_TIMEOUT)))
         .retryBudget(LlmRetryBudget.parse(env.get(LlmRetryBudget.VARIABLE)))
+        .maxOutputTokens(LlmMaxOutputTokens.parse(env.get(LlmMaxOutputTokens.VARIABLE)))
         .build();
   }
 
@@ -201,6 +207,11 @@ public final class LlmSettings {
     return retryBudget;
   }
 
+  /** The maximum output length of each call ({@code DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS} and the defaults). */
+  public LlmMaxOutputTokens maxOutputTokens() {
+    return maxOutputTokens;
+  }
+
   /**
    * The longest a call of {@code model} may take, its attempts and the backoffs between them (not its
    * waits for a slot): its retry budget, raised to the per-attempt {@link #timeout()} when shorter, so
@@ -233,7 +244,7 @@ public final class LlmSettings {
   public String toString() {
     return "LlmSettings{openAiBaseUrl=" + openAiBaseUrl + ", openAiApiKey=" + shown(openAiApiKey)
         + ", anthropicBaseUrl=" + anthropicBaseUrl + ", anthropicApiKey=" + shown(anthropicApiKey)
-        + ", ollamaBaseUrl=" + ollamaBaseUrl + ", timeout=" + timeout + ", retryBudget=" + retryBudget + "}";
+        + ", ollamaBaseUrl=" + ollamaBaseUrl + ", timeout=" + timeout + ", retryBudget=" + retryBudget + ", maxOutputTokens=" + maxOutputTokens + "}";
   }
 
   private static String shown(String key) {
@@ -249,8 +260,15 @@ public final class LlmSettings {
     private String ollamaBaseUrl;
     private Duration timeout;
     private LlmRetryBudget retryBudget;
+    private LlmMaxOutputTokens maxOutputTokens;
 
     private Builder() {}
+
+    /** The maximum output length of each call, per model and kind of call (default: per kind of call). */
+    public Builder maxOutputTokens(LlmMaxOutputTokens v) {
+      maxOutputTokens = v;
+      return this;
+    }
 
     /** How long failing calls keep being retried, per model (default: 60 s for every model). */
     public Builder retryBudget(LlmRetryBudget v) {

@@ -4,6 +4,7 @@ import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.ModelProvider;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.ResponseFormat;
+import dev.langchain4j.model.openai.OpenAiChatRequestParameters;
 import io.durableagents.workflows.llm.LlmRequest;
 import io.durableagents.workflows.llm.ToolChoice;
 import java.util.List;
@@ -26,6 +27,32 @@ final class ProviderRequests {
   static boolean supportsJsonMode(ModelProvider provider) {
     return provider == ModelProvider.OPEN_AI || provider == ModelProvider.OLLAMA
         || provider == ModelProvider.OTHER;
+  }
+
+  /**
+   * Sets the maximum output length: LangChain4j's {@code maxOutputTokens}, which its OpenAI client sends
+   * as {@code max_tokens} (what llama.cpp's server, vLLM, LM Studio and Ollama's {@code /v1} read), its
+   * Ollama client as {@code options.num_predict} and its Anthropic client as {@code max_tokens}. OpenAI's
+   * own API ({@code openai:<model>} with {@code OPENAI_BASE_URL} at api.openai.com) gets {@code
+   * max_completion_tokens} instead: its reasoning models (o1, o3, gpt-5 ...) reject {@code max_tokens},
+   * and every chat model there takes {@code max_completion_tokens}.
+   */
+  static void maxOutputTokens(ChatRequest.Builder chat, int tokens, String reference, ModelProvider provider,
+      LlmSettings settings) {
+    if (provider == ModelProvider.OPEN_AI && settings.isOpenAiItself()
+        && ModelReference.OPENAI.equals(providerOf(reference))) {
+      chat.parameters(OpenAiChatRequestParameters.builder().maxCompletionTokens(tokens).build());
+    } else {
+      chat.maxOutputTokens(tokens);
+    }
+  }
+
+  private static String providerOf(String reference) {
+    try {
+      return ModelReference.parse(reference).provider();
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /**

@@ -57,6 +57,15 @@ public final class AgentMetrics {
         Tags.of("model", model, "state", state), new AtomicInteger()));
   }
 
+  /**
+   * One answer cut at an output limit: {@code by} {@code model} (finish reason length: the maximum
+   * output tokens sent, or the model's own limit) or {@code worker} ({@code DURABLE_AGENTS_MAX_OUTPUT_BYTES}).
+   */
+  public void llmCut(String model, String purpose, String by) {
+    registry.counter(MetricNames.LLM_CUT_ANSWERS, "model", model, "purpose", purpose == null ? "none" : purpose,
+        "by", by).increment();
+  }
+
   /** One tool call; {@code error} when it could not serve the request or threw. */
   public void toolCall(String tool, boolean error) {
     registry.counter(MetricNames.TOOL_CALLS, "tool", tool).increment();

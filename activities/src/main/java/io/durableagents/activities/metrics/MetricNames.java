@@ -23,6 +23,13 @@ public final class MetricNames {
    */
   public static final String LLM_SLOT_CALLS = "durable_agents_llm_slot_calls";
 
+  /**
+   * LLM answers cut at an output limit, by model, purpose ({@code rewoo-plan}, {@code react-turn} ...)
+   * and by ({@code model}: finish reason length, at the maximum output tokens sent; {@code worker}: over
+   * {@code DURABLE_AGENTS_MAX_OUTPUT_BYTES}).
+   */
+  public static final String LLM_CUT_ANSWERS = "durable_agents_llm_cut_answers";
+
   /** External tool calls, by tool. */
   public static final String TOOL_CALLS = "durable_agents_tool_calls";
 

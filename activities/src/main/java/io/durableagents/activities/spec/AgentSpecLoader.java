@@ -134,14 +134,18 @@ public final class AgentSpecLoader {
 
     String model = "rules";
     Double temperature = null;
+    Integer maxOutputTokens = null;
     JsonNode m = spec.path("model");
     if (m.isTextual()) {
       model = m.asText().strip();
     } else if (m.isObject()) {
-      allowOnly(m, "spec.model", "provider", "name", "temperature", "thinking");
+      allowOnly(m, "spec.model", "provider", "name", "temperature", "max_output_tokens", "thinking");
       if (m.has("thinking")) {
-        throw new AgentSpecException("spec.model.thinking",
-            "not supported by Durable Agents yet; remove it (allowed fields: provider, name, temperature)");
+        throw new AgentSpecException("spec.model.thinking", "not supported by Durable Agents yet; remove it "
+            + "(allowed fields: provider, name, temperature, max_output_tokens)");
+      }
+      if (m.hasNonNull("max_output_tokens")) {
+        maxOutputTokens = integer(m, "spec.model.max_output_tokens", "max_output_tokens", 0, 0, 1_000_000);
       }
       String provider = text(m, "provider", "rules");
       String modelName = text(m, "name", null);
@@ -299,7 +303,7 @@ public final class AgentSpecLoader {
       spawn = new AgentSpec.Spawn(spawn.maxConcurrent(), spawn.maxDepth(), spawn.timeoutSeconds(), inheriting);
     }
     return new AgentSpec(name, description, role, model, temperature, think, todo, spawn, external,
-        reasoning, new AgentSpec.Guardrails(maxIterations, budget, timeout), approval);
+        reasoning, new AgentSpec.Guardrails(maxIterations, budget, timeout), approval, maxOutputTokens);
   }
 
   /**

@@ -93,6 +93,31 @@ class OtherProvidersWireTest {
   }
 
   @Test
+  void ollamaGetsTheMaximumOutputLengthAsNumPredict() throws Exception {
+    server.stubFor(post(urlEqualTo("/api/chat")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json").withBody(OLLAMA_TEXT)));
+    LlmResponse r = activities.chat(new LlmRequest("ollama:llama-test", List.of(ChatTurn.user("Hi")),
+        List.of(), ToolChoice.NONE, null, "rewoo-plan"));
+    assertEquals(LlmMaxOutputTokens.DEFAULTS.get("rewoo-plan"), lastBody().path("options").path("num_predict").asInt(),
+        lastBody().toString());
+    assertEquals(LlmMaxOutputTokens.DEFAULTS.get("rewoo-plan"), r.maxOutputTokens());
+  }
+
+  @Test
+  void anthropicGetsTheMaximumOutputLengthAsMaxTokens() throws Exception {
+    server.stubFor(post(urlEqualTo("/v1/messages")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/json")
+        .withBody("{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\","
+            + "\"content\":[{\"type\":\"text\",\"text\":\"Hello\"}],\"stop_reason\":\"max_tokens\","
+            + "\"usage\":{\"input_tokens\":12,\"output_tokens\":3}}")));
+    LlmResponse r = activities.chat(new LlmRequest("anthropic:claude-test", List.of(ChatTurn.user("Hi")),
+        List.of(), ToolChoice.NONE, null, "react-turn"));
+    assertEquals(LlmMaxOutputTokens.DEFAULTS.get("react-turn"), lastBody().path("max_tokens").asInt(),
+        lastBody().toString());
+    assertTrue(r.wasCut(), "Anthropic's stop reason max_tokens is a cut answer");
+  }
+
+  @Test
   void ollamaTakesNoToolChoiceSoNoneDropsTheTools() throws Exception {
     server.stubFor(post(urlEqualTo("/api/chat")).willReturn(aResponse()
         .withHeader("Content-Type", "application/json").withBody(OLLAMA_TEXT)));

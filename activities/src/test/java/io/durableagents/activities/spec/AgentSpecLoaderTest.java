@@ -68,6 +68,9 @@ class AgentSpecLoaderTest {
     assertEquals(10, defaults.guardrails().maxIterations());
     assertNull(defaults.guardrails().tokenBudget());
     assertEquals("openai:gpt-4o-mini", parse("  model:\n    provider: openai\n    name: gpt-4o-mini\n").model());
+    assertNull(defaults.maxOutputTokens(), "unset: the worker decides");
+    assertEquals(300, parse("  model:\n    provider: openai\n    name: smollm2\n    max_output_tokens: 300\n")
+        .maxOutputTokens());
   }
 
   @Test
@@ -93,6 +96,8 @@ class AgentSpecLoaderTest {
     rejected("  model: gpt\n", "spec.model", "rules, openai:<model>, anthropic:<model>, ollama:<model>");
     rejected("  reasonning: {}\n", "spec.reasonning", "allowed: role, model, tools, mcp_servers, reasoning, autonomy, guardrails");
     rejected("  model:\n    provider: openai\n    name: o3-mini\n    thinking: high\n", "spec.model.thinking");
+    rejected("  model:\n    provider: openai\n    name: x\n    max_output_tokens: -1\n",
+        "spec.model.max_output_tokens", "0 to 1000000");
   }
 
   @Test

@@ -59,6 +59,12 @@ public final class AgentCommand implements Callable<Integer> {
       description = "auto, required, none or default (default: ${DEFAULT-VALUE}).")
   String toolChoice;
 
+  @Option(names = "--max-output-tokens", paramLabel = "N",
+      description = "Most tokens each LLM answer may have; an answer cut there is a cut answer (0: send no "
+          + "maximum). Default: the worker's DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS for the model, else the "
+          + "default of the kind of call (a ReWOO plan 640, a ReAct turn 384 ...).")
+  Integer maxOutputTokens;
+
   @Mixin
   StrategyOptions strategyOptions = new StrategyOptions();
 
@@ -107,7 +113,9 @@ public final class AgentCommand implements Callable<Integer> {
     }
     System.err.println("agent: " + (AgentTaskResult.EMPTY.equals(r.answerProblem())
         ? "the model gave an empty answer" : "the answer was cut at the output limit")
-        + "; try again, or raise the model's output limit (max tokens) or DURABLE_AGENTS_MAX_OUTPUT_BYTES");
+        + "; try again, or raise the maximum output length (--max-output-tokens, or the worker's "
+        + "DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS; the warning above names the limit it reached) or "
+        + "DURABLE_AGENTS_MAX_OUTPUT_BYTES");
     return Failures.FAILED;
   }
 
@@ -146,7 +154,7 @@ public final class AgentCommand implements Callable<Integer> {
       }
     }
     AgentOptions options = StrategyOptions.build(strategyOptions.applyTo(AgentOptions.newBuilder()
-        .setStrategy(s).setModel(m).setToolChoice(choice)));
+        .setStrategy(s).setModel(m).setToolChoice(choice).setMaxOutputTokens(maxOutputTokens)));
     List<String> given = tools != null ? tools : AgentTaskInput.DEFAULT_TOOLS;
     if (options.approval() != null) {
       for (String t : options.approval().tools()) {

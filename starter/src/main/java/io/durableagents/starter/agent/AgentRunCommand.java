@@ -55,6 +55,12 @@ final class AgentRunCommand implements Callable<Integer> {
   @Option(names = "--model", description = "Use this model instead of the spec's (rules, openai:<model>, ...).")
   String model;
 
+  @Option(names = "--max-output-tokens", paramLabel = "N",
+      description = "Most tokens each of the agent's LLM answers may have, instead of the spec's "
+          + "model.max_output_tokens (0: send no maximum). Default: the worker's "
+          + "DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS for the model, else the default of the kind of call.")
+  Integer maxOutputTokens;
+
   @Option(names = "--no-worker",
       description = "Use the workers already running instead of starting one (and the embedded Temporal).")
   boolean noWorker;
@@ -121,9 +127,11 @@ final class AgentRunCommand implements Callable<Integer> {
     AgentSpec spec = loadWithMcpServers(registered);
     if (model != null && !model.isBlank()) {
       AgentSpecLoader.checkModel("--model", model.strip(), registered.models());
-      spec = new AgentSpec(spec.name(), spec.description(), spec.role(), model.strip(), spec.temperature(),
-          spec.think(), spec.todo(), spec.spawn(), spec.tools(), spec.reasoning(), spec.guardrails(),
-          spec.approval());
+      spec = spec.withModel(model.strip());
+    }
+    if (maxOutputTokens != null) {
+      spec = spec.withMaxOutputTokens(
+          io.durableagents.starter.run.SimulationOptions.checkedMaxOutputTokens(maxOutputTokens.toString()));
     }
     return AutonomousAgentInput.root(spec, prompt.strip());
   }

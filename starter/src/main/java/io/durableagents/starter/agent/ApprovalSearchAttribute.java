@@ -51,8 +51,6 @@ final class ApprovalSearchAttribute {
     }
     AgentSpec.Spawn spawn = new AgentSpec.Spawn(spec.spawn().maxConcurrent(), spec.spawn().maxDepth(),
         spec.spawn().timeoutSeconds(), agents);
-    return new AgentSpec(marked.name(), marked.description(), marked.role(), marked.model(), marked.temperature(),
-        marked.think(), marked.todo(), spawn, marked.tools(), marked.reasoning(), marked.guardrails(),
-        marked.approval());
+    return marked.withSpawn(spawn);
   }
 }

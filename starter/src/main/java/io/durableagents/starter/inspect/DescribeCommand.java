@@ -87,6 +87,10 @@ public final class DescribeCommand implements Callable<Integer> {
               + input.agentOptions().model() + (input.roleOptions().values().stream()
                   .anyMatch(o -> !o.model().equals(input.agentOptions().model()))
                   ? " (per role: " + models(input) + ")" : ""));
+          String maxOutput = maxOutputTokens(input);
+          if (maxOutput != null) {
+            System.out.println("Max output:    " + maxOutput);
+          }
         }
       }
       if (!runs.isEmpty()) {
@@ -188,6 +192,32 @@ public final class DescribeCommand implements Callable<Integer> {
     StringBuilder sb = new StringBuilder();
     byRole.forEach((role, m) -> sb.append(sb.length() == 0 ? "" : ", ").append(role).append('=').append(m));
     return sb.toString();
+  }
+
+  /**
+   * The run's maximum output length ({@code --max-output-tokens}), {@code 300 tokens} or {@code
+   * citizen=300, cop=the worker's}; null when neither the run nor a role sets one.
+   */
+  public static String maxOutputTokens(SimulationInput input) {
+    Integer all = input.agentOptions().maxOutputTokens();
+    boolean perRole = input.roleOptions().values().stream()
+        .anyMatch(o -> !java.util.Objects.equals(o.maxOutputTokens(), all));
+    if (all == null && !perRole) {
+      return null;
+    }
+    if (!perRole) {
+      return tokens(all);
+    }
+    java.util.TreeMap<String, String> byRole = new java.util.TreeMap<>();
+    input.roleOptions().forEach((role, o) -> byRole.put(role, tokens(o.maxOutputTokens())));
+    StringBuilder sb = new StringBuilder(all == null ? "" : tokens(all) + ", per role: ");
+    byRole.forEach((role, m) -> sb.append(sb.length() == 0 || sb.toString().endsWith(": ") ? "" : ", ")
+        .append(role).append('=').append(m));
+    return sb.toString();
+  }
+
+  private static String tokens(Integer n) {
+    return n == null ? "the worker's" : n == 0 ? "none sent" : n + " tokens";
   }
 
   /** {@code 2: legitimacy 0.5 -> 0.3 from step 7 (crackdown)}, or {@code ... scheduled}. */

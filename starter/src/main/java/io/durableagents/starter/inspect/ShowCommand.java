@@ -66,9 +66,10 @@ public final class ShowCommand implements Callable<Integer> {
             if (type.equals("LlmChat")) {
               LlmRequest req = first(converter, sa.getInput(), LlmRequest.class);
               LlmResponse res = first(converter, done.getResult(), LlmResponse.class);
-              System.out.printf("%sllm: %s%s (%s, tool choice %s): %d in / %d out tokens, %d ms%s%n", at, res.model(),
+              System.out.printf("%sllm: %s%s (%s, tool choice %s): %d in / %d out tokens%s%s, %d ms%s%n", at, res.model(),
                   agentOf(converter, s), req.purpose(), req.toolChoice().name().toLowerCase(), res.usage().input(), res.usage().output(),
-                  res.latencyMillis(), retries);
+                  res.maxOutputTokens() == null ? "" : " (at most " + res.maxOutputTokens() + ")",
+                  res.wasCut() ? ", CUT" : "", res.latencyMillis(), retries);
               if (res.text() != null && !res.text().isBlank()) {
                 for (String line : res.text().split("\n")) {
                   System.out.println("             | " + line);

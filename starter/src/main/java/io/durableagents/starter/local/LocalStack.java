@@ -1,6 +1,7 @@
 package io.durableagents.starter.local;
 
 import io.durableagents.starter.CommandFailure;
+import io.durableagents.starter.Environment;
 import io.durableagents.starter.Failures;
 import io.durableagents.starter.Interrupts;
 import io.durableagents.starter.TemporalCheck;
@@ -56,6 +57,22 @@ public final class LocalStack implements AutoCloseable {
   }
 
   /**
+   * The worker's model settings (DURABLE_AGENTS_LLM_TIMEOUT, _RETRY_BUDGET, _MAX_OUTPUT_TOKENS, the
+   * base URLs), checked before anything starts: a bad value is this command's one-line usage error,
+   * naming the variable, instead of a worker that exits while the command waits for its run.
+   */
+  static void checkModelSettings(Map<String, String> workerEnv) {
+    Map<String, String> env = new java.util.HashMap<>(Environment.variables());
+    env.putAll(workerEnv);
+    try {
+      io.durableagents.activities.llm.LlmSettings.fromEnvironment(env);
+    } catch (IllegalArgumentException e) {
+      throw CommandFailure.usage(e.getMessage(), "Fix or unset the variable: docs/configuration.md lists "
+          + "the worker's settings.");
+    }
+  }
+
+  /**
    * The ports a command was told to use on this machine ({@code demo --port --ui-port}): the Temporal on
    * 127.0.0.1:{@code port} is used when one listens there, else started there, its UI on {@code uiPort}
    * (null: {@code port} + 1000, as the Temporal CLI does).
@@ -77,6 +94,7 @@ public final class LocalStack implements AutoCloseable {
    */
   static LocalStack start(TemporalConnection connection, Ports ports, Path logs, String command,
       Map<String, String> workerEnv) throws IOException, InterruptedException {
+    checkModelSettings(workerEnv);
     Files.createDirectories(logs);
     LocalStack stack = new LocalStack();
     // from here on, Ctrl-C stops what was started, in order, and says what became of the run

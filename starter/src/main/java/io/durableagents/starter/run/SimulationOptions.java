@@ -93,6 +93,13 @@ public final class SimulationOptions {
           + "registered by name (default: $" + MODEL_VARIABLE + ", else rules).")
   String model;
 
+  @Option(names = "--max-output-tokens", paramLabel = "N|ROLE=N,...",
+      description = "Most tokens an agent's LLM answer may have, for every agent, or per role as role=number "
+          + "pairs, e.g. citizen=300,cop=200; an answer cut there is a cut answer (0: send no maximum). "
+          + "Default: the worker's DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS for the model, else the default of "
+          + "the kind of call (a ReWOO plan 640, a ReAct turn 384 ...).")
+  String maxOutputTokens;
+
   @Option(names = "--tool-choice", defaultValue = "auto",
       description = "Tool choice of the execution pass: auto, required, none, default (default: ${DEFAULT-VALUE}).")
   String toolChoice;
@@ -187,6 +194,25 @@ public final class SimulationOptions {
   }
 
   /**
+   * A maximum output length in tokens, checked: a whole number, 0 (send none) or more.
+   *
+   * @throws IllegalArgumentException naming --max-output-tokens and what is allowed
+   */
+  public static int checkedMaxOutputTokens(String value) {
+    int n;
+    try {
+      n = Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--max-output-tokens: '" + value.trim()
+          + "' is not a whole number of tokens (0: send no maximum)");
+    }
+    if (n < 0) {
+      throw new IllegalArgumentException("--max-output-tokens must be >= 0 (0: send no maximum), was " + n);
+    }
+    return n;
+  }
+
+  /**
    * Parses --tool-choice.
    *
    * @throws IllegalArgumentException naming --tool-choice and the allowed values
@@ -249,6 +275,19 @@ public final class SimulationOptions {
     } else if (model != null) {
       defaultModel = checkedModel(model, catalog.models());
     }
+    Integer everyMaxOutputTokens = null;
+    Map<String, Integer> roleMaxOutputTokens = new LinkedHashMap<>();
+    if (maxOutputTokens != null && maxOutputTokens.contains("=")) {
+      Map<String, String> pairs;
+      try {
+        pairs = rolePairs(maxOutputTokens, roles);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--max-output-tokens: " + e.getMessage());
+      }
+      pairs.forEach((role, n) -> roleMaxOutputTokens.put(role, checkedMaxOutputTokens(n)));
+    } else if (maxOutputTokens != null) {
+      everyMaxOutputTokens = checkedMaxOutputTokens(maxOutputTokens);
+    }
     ToolChoice choice = checkedToolChoice(toolChoice);
     List<String> selected = selectedTools;
     if (selected != null && selected.size() == 1 && selected.get(0).equals("-")) {
@@ -261,15 +300,18 @@ public final class SimulationOptions {
         .setToolChoice(choice)
         .setSelectedTools(selected)
         .setTtl(ttl)
+        .setMaxOutputTokens(everyMaxOutputTokens)
         .setOnAgentFailure(checkedOnAgentFailure(onAgentFailure))));
     Map<String, AgentOptions> roleOptions = new LinkedHashMap<>();
     Set<String> customised = new LinkedHashSet<>(roleStrategies.keySet());
     customised.addAll(roleModels.keySet());
+    customised.addAll(roleMaxOutputTokens.keySet());
     for (String role : roles) {
       if (customised.contains(role)) {
         roleOptions.put(role, agentOptions.toBuilder()
             .setStrategy(roleStrategies.getOrDefault(role, parsedStrategy))
             .setModel(roleModels.getOrDefault(role, defaultModel))
+            .setMaxOutputTokens(roleMaxOutputTokens.getOrDefault(role, everyMaxOutputTokens))
             .build());
       }
     }

@@ -36,6 +36,15 @@ class AgentCommandTest {
     assertMessage("--max-iterations", parse("-p", "x", "--max-iterations", "0", "--model", "rules"));
     assertMessage("-p", parse("-p", " ", "--model", "rules"));
     assertMessage("--model", parse("-p", "x", "--model", "gpt"));
+    assertMessage("--max-output-tokens", parse("-p", "x", "--model", "rules", "--max-output-tokens", "-1"));
+  }
+
+  @Test
+  void theMaximumOutputLengthIsAnOption() {
+    assertEquals(200, parse("-p", "x", "--model", "rules", "--strategy", "rewoo", "--max-output-tokens", "200")
+        .toInput().options().maxOutputTokens());
+    assertEquals(null, parse("-p", "x", "--model", "rules").toInput().options().maxOutputTokens(),
+        "unset: the worker's setting, else the default of the kind of call");
   }
 
   @Test

@@ -16,6 +16,17 @@ class LocalStackTest {
   Path dir;
 
   @Test
+  void aBadModelSettingOfTheWorkerIsTheCommandsUsageErrorBeforeAnythingStarts() {
+    io.durableagents.starter.CommandFailure f = org.junit.jupiter.api.Assertions.assertThrows(
+        io.durableagents.starter.CommandFailure.class, () -> LocalStack.checkModelSettings(
+            java.util.Map.of("DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS", "rewoo-plann=5")));
+    assertEquals(io.durableagents.starter.Failures.USAGE, f.exitCode());
+    org.junit.jupiter.api.Assertions.assertTrue(f.getMessage().startsWith(
+        "DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS='rewoo-plann=5' is not allowed"), f.getMessage());
+    LocalStack.checkModelSettings(java.util.Map.of("DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS", "512,rewoo-plan=768"));
+  }
+
+  @Test
   void anEarlierRunsAnnouncementInTheLogIsNotTakenForTheNewServers() throws Exception {
     Path log = dir.resolve("dev-server.log");
     Files.writeString(log, "Embedded Temporal listening on 127.0.0.1:7233 (in memory: an earlier demo).\n");

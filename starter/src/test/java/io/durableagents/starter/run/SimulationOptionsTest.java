@@ -129,6 +129,35 @@ class SimulationOptionsTest {
   }
 
   @Test
+  void theMaximumOutputLengthIsSetForEveryAgentOrPerRole() {
+    SimulationInput unset = parse("--model", "rules").toInput();
+    assertEquals(null, unset.optionsFor("citizen").maxOutputTokens(), "unset: the worker decides");
+
+    SimulationInput all = parse("--model", "rules", "--max-output-tokens", "300").toInput();
+    assertEquals(300, all.optionsFor("citizen").maxOutputTokens());
+    assertEquals(300, all.optionsFor("cop").maxOutputTokens());
+
+    SimulationInput perRole = parse("--model", "rules", "--strategy", "citizen=rewoo",
+        "--max-output-tokens", "cop=120").toInput();
+    assertEquals(null, perRole.optionsFor("citizen").maxOutputTokens());
+    assertEquals(Strategy.REWOO, perRole.optionsFor("citizen").strategy());
+    assertEquals(120, perRole.optionsFor("cop").maxOutputTokens());
+    assertEquals(Strategy.COT, perRole.optionsFor("cop").strategy());
+
+    // describe names it only when one is set
+    assertEquals(null, io.durableagents.starter.inspect.DescribeCommand.maxOutputTokens(unset));
+    assertEquals("300 tokens", io.durableagents.starter.inspect.DescribeCommand.maxOutputTokens(all));
+    assertEquals("citizen=the worker's, cop=120 tokens",
+        io.durableagents.starter.inspect.DescribeCommand.maxOutputTokens(perRole));
+    assertEquals("none sent", io.durableagents.starter.inspect.DescribeCommand.maxOutputTokens(
+        parse("--model", "rules", "--max-output-tokens", "0").toInput()));
+
+    assertMessage("--max-output-tokens", "citizen, cop", "--max-output-tokens", "king=3", "--model", "rules");
+    assertMessage("--max-output-tokens", "whole number", "--max-output-tokens", "lots", "--model", "rules");
+    assertMessage("--max-output-tokens", ">= 0", "--max-output-tokens", "cop=-1", "--model", "rules");
+  }
+
+  @Test
   void helpListsAScenariosParametersWithDefaultsAndMeaning() {
     java.io.StringWriter out = new java.io.StringWriter();
     CommandLine cli = StarterMain.commandLine().setOut(new java.io.PrintWriter(out));

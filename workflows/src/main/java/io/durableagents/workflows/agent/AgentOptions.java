@@ -49,6 +49,10 @@ import java.util.List;
  *     simulation's {@code agentOptions} decide, not a role's
  * @param approval which tools' calls wait for a person's decision, and for how long ({@link
  *     ApprovalOptions}); null: none but those registered with {@code requiresApproval} on the worker
+ * @param maxOutputTokens the maximum output length in tokens of every LLM call the agent's strategy
+ *     makes (0: send none); null (the default, left out of JSON): the worker's {@code
+ *     DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS} for the model, else the default of the kind of call (a
+ *     ReWOO plan, a ReAct turn ...; the table in docs/configuration.md)
  *
  * <p>In JSON (every agent step's input carries its options) a setting at its default is left out, and
  * reads back as the default: {@code {"strategy":"COT","model":"rules"}} is the default CoT agent.
@@ -80,7 +84,8 @@ public record AgentOptions(
     @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AgentOptionsDefaults.Ttl.class)
     Integer ttl,
     AgentFailureMode onAgentFailure,
-    ApprovalOptions approval) {
+    ApprovalOptions approval,
+    Integer maxOutputTokens) {
 
   /** The offline rule-based policy; it needs no network and no key. */
   public static final String DEFAULT_MODEL = "rules";
@@ -110,6 +115,19 @@ public record AgentOptions(
     maxPlanSteps = atLeast("maxPlanSteps", maxPlanSteps, DEFAULT_MAX_PLAN_STEPS, 1);
     replanOnFailure = atLeast("replanOnFailure", replanOnFailure, DEFAULT_REPLAN_ON_FAILURE, 0);
     ttl = atLeast("ttl", ttl, DEFAULT_TTL, 1);
+    if (maxOutputTokens != null && maxOutputTokens < 0) {
+      throw new IllegalArgumentException("maxOutputTokens must be >= 0 (0: none sent), was " + maxOutputTokens);
+    }
+  }
+
+  /** The options as they were before a maximum output length could be set. */
+  public AgentOptions(Strategy strategy, String model, ToolChoice toolChoice, List<String> selectedTools,
+      Double temperature, Integer maxCorrections, Integer maxIterations, ActionFormat actionFormat,
+      Long tokenBudget, Integer maxObservationChars, Integer repeatLimit, Integer maxPlanSteps,
+      Integer replanOnFailure, Integer ttl, AgentFailureMode onAgentFailure, ApprovalOptions approval) {
+    this(strategy, model, toolChoice, selectedTools, temperature, maxCorrections, maxIterations, actionFormat,
+        tokenBudget, maxObservationChars, repeatLimit, maxPlanSteps, replanOnFailure, ttl, onAgentFailure, approval,
+        null);
   }
 
   /** The options as they were before approvals: no tool waits by them. */
@@ -161,7 +179,8 @@ public record AgentOptions(
         .setReplanOnFailure(replanOnFailure)
         .setTtl(ttl)
         .setOnAgentFailure(onAgentFailure)
-        .setApproval(approval);
+        .setApproval(approval)
+        .setMaxOutputTokens(maxOutputTokens);
   }
 
   /** Builds {@link AgentOptions}; unset values take the defaults. */
@@ -182,8 +201,18 @@ public record AgentOptions(
     private Integer ttl;
     private AgentFailureMode onAgentFailure;
     private ApprovalOptions approval;
+    private Integer maxOutputTokens;
 
     private Builder() {}
+
+    /**
+     * The maximum output length in tokens of every LLM call (0: none sent); null (default): the
+     * worker's setting for the model, else the default of the kind of call.
+     */
+    public Builder setMaxOutputTokens(Integer maxOutputTokens) {
+      this.maxOutputTokens = maxOutputTokens;
+      return this;
+    }
 
     /** Which tools' calls wait for a person's decision (default: none by these options). */
     public Builder setApproval(ApprovalOptions approval) {
@@ -270,7 +299,7 @@ public record AgentOptions(
     public AgentOptions build() {
       return new AgentOptions(strategy, model, toolChoice, selectedTools, temperature,
           maxCorrections, maxIterations, actionFormat, tokenBudget, maxObservationChars,
-          repeatLimit, maxPlanSteps, replanOnFailure, ttl, onAgentFailure, approval);
+          repeatLimit, maxPlanSteps, replanOnFailure, ttl, onAgentFailure, approval, maxOutputTokens);
     }
   }
 }

@@ -108,7 +108,7 @@ public final class AgentRuntime {
   private LlmRequest request(List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
       String purpose, LlmRequest.ResponseFormat format) {
     return new LlmRequest(input.options().model(), messages, tools, toolChoice,
-        input.options().temperature(), purpose, format, input.agentId());
+        input.options().temperature(), purpose, format, input.agentId(), input.options().maxOutputTokens());
   }
 
   private LlmResponse counted(LlmResponse response) {

@@ -1,6 +1,7 @@
 package io.durableagents.workflows.autonomous;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.durableagents.workflows.approval.ApprovalOptions;
 import java.util.List;
 
@@ -29,11 +30,23 @@ import java.util.List;
  * @param guardrails the limits of a run
  * @param approval the tools whose calls wait for a person's decision ({@code requires_approval}), the
  *     {@code approval_timeout} and its default decision; null: none
+ * @param maxOutputTokens the maximum output length in tokens of the agent's turns ({@code
+ *     spec.model.max_output_tokens}, 0: send none); null (omitted): the worker's {@code
+ *     DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS}, else the default of the kind of call
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AgentSpec(String name, String description, String role, String model, Double temperature,
     Think think, Todo todo, Spawn spawn, List<String> tools, Reasoning reasoning,
-    Guardrails guardrails, ApprovalOptions approval) {
+    Guardrails guardrails, ApprovalOptions approval,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Integer maxOutputTokens) {
+
+  /** A spec with no maximum output length of its own. */
+  public AgentSpec(String name, String description, String role, String model, Double temperature,
+      Think think, Todo todo, Spawn spawn, List<String> tools, Reasoning reasoning, Guardrails guardrails,
+      ApprovalOptions approval) {
+    this(name, description, role, model, temperature, think, todo, spawn, tools, reasoning, guardrails, approval,
+        null);
+  }
 
   /** A spec without approvals. */
   public AgentSpec(String name, String description, String role, String model, Double temperature,
@@ -44,7 +57,25 @@ public record AgentSpec(String name, String description, String role, String mod
   /** This spec with {@code approval}. */
   public AgentSpec withApproval(ApprovalOptions approval) {
     return new AgentSpec(name, description, role, model, temperature, think, todo, spawn, tools, reasoning,
-        guardrails, approval);
+        guardrails, approval, maxOutputTokens);
+  }
+
+  /** This spec with {@code model} (a model reference). */
+  public AgentSpec withModel(String model) {
+    return new AgentSpec(name, description, role, model, temperature, think, todo, spawn, tools, reasoning,
+        guardrails, approval, maxOutputTokens);
+  }
+
+  /** This spec with {@code spawn}. */
+  public AgentSpec withSpawn(Spawn spawn) {
+    return new AgentSpec(name, description, role, model, temperature, think, todo, spawn, tools, reasoning,
+        guardrails, approval, maxOutputTokens);
+  }
+
+  /** This spec with the maximum output length of its turns ({@code null}: the worker decides). */
+  public AgentSpec withMaxOutputTokens(Integer maxOutputTokens) {
+    return new AgentSpec(name, description, role, model, temperature, think, todo, spawn, tools, reasoning,
+        guardrails, approval, maxOutputTokens);
   }
 
   public AgentSpec {

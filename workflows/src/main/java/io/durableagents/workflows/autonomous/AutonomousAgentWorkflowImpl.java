@@ -262,7 +262,7 @@ public class AutonomousAgentWorkflowImpl implements AutonomousAgentWorkflow {
     AgentOptions options = AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel(spec.model())
         .setTemperature(spec.temperature()).setMaxIterations(Math.max(1, left))
         .setTokenBudget(budgetLeft() == null ? null : Math.max(1, budgetLeft()))
-        .setApproval(spec.approval()).build();
+        .setApproval(spec.approval()).setMaxOutputTokens(spec.maxOutputTokens()).build();
     AgentRuntime runtime = runtime(options);
     currentTurn = runtime;
     ReactReasoning.Conversation conversation;

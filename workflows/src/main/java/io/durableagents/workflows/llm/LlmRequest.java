@@ -26,6 +26,10 @@ import java.util.List;
  *     returns the plan's steps as {@link LlmResponse#toolCalls()} checked against the tools' schemas
  * @param agent the agent the call is made for, or null: the worker's logs name it (several agents'
  *     calls can share one workflow, see {@code AgentGroupStepWorkflow})
+ * @param maxOutputTokens the run's or role's maximum output length in tokens ({@code
+ *     AgentOptions.maxOutputTokens}; 0: send none), or null (omitted): the worker decides by its {@code
+ *     DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS} and the default of the call's purpose. The number actually
+ *     sent is {@link LlmResponse#maxOutputTokens()}
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -37,7 +41,8 @@ public record LlmRequest(
     Double temperature,
     String purpose,
     ResponseFormat responseFormat,
-    String agent) {
+    String agent,
+    Integer maxOutputTokens) {
 
   /** The form of answer a call asks for. */
   public enum ResponseFormat {
@@ -51,6 +56,12 @@ public record LlmRequest(
     this(model, messages, tools, toolChoice, temperature, purpose, null);
   }
 
+  /** A request with no maximum output length of its own. */
+  public LlmRequest(String model, List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
+      Double temperature, String purpose, ResponseFormat responseFormat, String agent) {
+    this(model, messages, tools, toolChoice, temperature, purpose, responseFormat, agent, null);
+  }
+
   /** A request that names no agent. */
   public LlmRequest(String model, List<ChatTurn> messages, List<String> tools, ToolChoice toolChoice,
       Double temperature, String purpose, ResponseFormat responseFormat) {
@@ -60,12 +71,21 @@ public record LlmRequest(
   /** This request, made for {@code agent}. */
   public LlmRequest forAgent(String agent) {
     return new LlmRequest(
-        model, messages, tools, toolChoice, temperature, purpose, responseFormat, agent);
+        model, messages, tools, toolChoice, temperature, purpose, responseFormat, agent, maxOutputTokens);
+  }
+
+  /** This request with the run's or role's maximum output length ({@code null}: the worker decides). */
+  public LlmRequest withMaxOutputTokens(Integer maxOutputTokens) {
+    return new LlmRequest(
+        model, messages, tools, toolChoice, temperature, purpose, responseFormat, agent, maxOutputTokens);
   }
 
   public LlmRequest {
     messages = messages == null ? List.of() : List.copyOf(messages);
     tools = tools == null ? List.of() : List.copyOf(tools);
     toolChoice = toolChoice == null ? ToolChoice.PROVIDER_DEFAULT : toolChoice;
+    if (maxOutputTokens != null && maxOutputTokens < 0) {
+      throw new IllegalArgumentException("maxOutputTokens must be 0 (none sent) or more, was " + maxOutputTokens);
+    }
   }
 }

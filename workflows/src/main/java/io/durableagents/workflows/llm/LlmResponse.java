@@ -18,6 +18,8 @@ import java.util.List;
  *     the output limit (empty when none)
  * @param cut true when the answer was cut: by the model's output limit (finish reason {@code LENGTH})
  *     or by the worker's ({@code DURABLE_AGENTS_MAX_OUTPUT_BYTES}); null (omitted) when it was not
+ * @param maxOutputTokens the maximum output length in tokens the call sent to the model (the run's,
+ *     the worker's or the default of its purpose); null (omitted) when none was sent
  * @param slotWaitMillis how long the call waited for one of its model's slots before it was sent
  *     ({@code DURABLE_AGENTS_LLM_SLOTS}), not part of {@code latencyMillis}; null (omitted) when it did not
  *     wait
@@ -33,26 +35,39 @@ public record LlmResponse(
     long latencyMillis,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings,
     Boolean cut,
+    Integer maxOutputTokens,
     Long slotWaitMillis) {
   /** The finish reason of an answer cut at the model's output limit. */
   public static final String FINISH_LENGTH = "LENGTH";
 
   /** A response whose call did not wait for a slot. */
   public LlmResponse(String model, String text, List<ToolCall> toolCalls, TokenUsage usage,
-      String finishReason, long latencyMillis, List<String> warnings, Boolean cut) {
-    this(model, text, toolCalls, usage, finishReason, latencyMillis, warnings, cut, null);
+      String finishReason, long latencyMillis, List<String> warnings, Boolean cut, Integer maxOutputTokens) {
+    this(model, text, toolCalls, usage, finishReason, latencyMillis, warnings, cut, maxOutputTokens, null);
   }
 
   /** This response, saying that its call waited {@code millis} for a slot (0: it did not). */
   public LlmResponse withSlotWait(long millis) {
     return new LlmResponse(model, text, toolCalls, usage, finishReason, latencyMillis, warnings, cut,
-        millis > 0 ? millis : null);
+        maxOutputTokens, millis > 0 ? millis : null);
   }
 
   /** A response with no warnings. */
   public LlmResponse(String model, String text, List<ToolCall> toolCalls, TokenUsage usage,
       String finishReason, long latencyMillis) {
     this(model, text, toolCalls, usage, finishReason, latencyMillis, null, null);
+  }
+
+  /** A response that does not say which maximum output length was sent, nor any wait for a slot. */
+  public LlmResponse(String model, String text, List<ToolCall> toolCalls, TokenUsage usage,
+      String finishReason, long latencyMillis, List<String> warnings, Boolean cut) {
+    this(model, text, toolCalls, usage, finishReason, latencyMillis, warnings, cut, null, null);
+  }
+
+  /** This response, saying that {@code maxOutputTokens} was sent (null: none). */
+  public LlmResponse withMaxOutputTokens(Integer maxOutputTokens) {
+    return new LlmResponse(model, text, toolCalls, usage, finishReason, latencyMillis, warnings, cut,
+        maxOutputTokens, slotWaitMillis);
   }
 
   /** A response that was not cut by the worker. */
