@@ -66,10 +66,11 @@ public final class ShowCommand implements Callable<Integer> {
             if (type.equals("LlmChat")) {
               LlmRequest req = first(converter, sa.getInput(), LlmRequest.class);
               LlmResponse res = first(converter, done.getResult(), LlmResponse.class);
-              System.out.printf("%sllm: %s%s (%s, tool choice %s): %d in / %d out tokens%s%s, %d ms%s%n", at, res.model(),
+              System.out.printf("%sllm: %s%s (%s, tool choice %s): %d in / %d out tokens%s%s, %d ms%s%s%n", at, res.model(),
                   agentOf(converter, s), req.purpose(), req.toolChoice().name().toLowerCase(), res.usage().input(), res.usage().output(),
                   res.maxOutputTokens() == null ? "" : " (at most " + res.maxOutputTokens() + ")",
-                  res.wasCut() ? ", CUT" : "", res.latencyMillis(), retries);
+                  res.wasCut() ? ", CUT" : "", res.latencyMillis(),
+                  res.slotWaitMillis() == null ? "" : " after " + res.slotWaitMillis() + " ms waiting for a slot", retries);
               if (res.text() != null && !res.text().isBlank()) {
                 for (String line : res.text().split("\n")) {
                   System.out.println("             | " + line);
