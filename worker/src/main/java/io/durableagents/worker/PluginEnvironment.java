@@ -2,6 +2,7 @@ package io.durableagents.worker;
 
 import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import io.durableagents.activities.llm.LlmSettings;
+import io.durableagents.activities.llm.LlmSlotsScope;
 import io.durableagents.activities.tools.mcp.McpServerConfigs;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
 import io.durableagents.worker.tracing.AgentTracing;
@@ -25,6 +26,7 @@ final class PluginEnvironment {
     b.setStickyExecution(settings.sticky() != WorkerSettings.Sticky.OFF);
     b.settings.eagerLlmCalls = WorkerSettings.eagerLlmCalls(env);
     b.setLlmCallsPerSecond(settings.llmCallsPerSecond());
+    b.setLlmSlotsScope(LlmSlotsScope.parse(env.get(LlmSlotsScope.VARIABLE)));
     b.setPayloadGuard(settings.payloadGuard());
     b.setPayloadCodec(AesGcmPayloadCodec.fromEnvironment(env));
     b.setLlmConcurrency(WorkerSettings.positive(env, WorkerSettings.LLM_CONCURRENCY,
