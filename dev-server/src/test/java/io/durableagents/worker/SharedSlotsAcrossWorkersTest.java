@@ -45,14 +45,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Slots shared across workers ({@code DURABLE_AGENTS_LLM_SLOTS_SCOPE=shared}) on Temporal's real dev
- * server: two worker processes with {@code DURABLE_AGENTS_LLM_SLOTS=slots-stand-in=1} run eight agent
+ * server: two worker processes with {@code DURABLE_AGENTS_LLM_SLOTS=slots-stand-in=1} run fourteen agent
  * tasks at once against a model server stand-in with one slot, which counts the requests it has at
  * once. The LLM activities run side by side on both workers, yet the stand-in never has more than one
  * request at once; every task completes and no call is tried twice; the slots workflow's history says
  * what the slots cost per call.
  */
 class SharedSlotsAcrossWorkersTest {
-  private static final int TASKS = 8;
+  /** More than Temporal's 10 in-flight updates per workflow, were every waiting call an update. */
+  private static final int TASKS = 14;
   private static final long ANSWER_MILLIS = 300;
 
   private final List<Process> workers = new ArrayList<>();

@@ -14,6 +14,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.client.WorkflowUpdateStage;
+import io.temporal.client.WorkflowUpdateTimeoutOrCancelledException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
@@ -31,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * a {@link ModelSlotsWorkflow} ({@code durable-agents-slots/<model>}, on the agents task queue), which
  * the first call that asks starts (update-with-start); a call waits in its line, first come first
  * served, without any time limit of its own (the LLM activity heartbeats meanwhile), and gives its slot
- * back when its call to the model has ended. The capacity is this worker's {@link LlmSlotLimits#of}; when
+ * back when its call to the model has ended. The first {@value ModelSlotsWorkflow#MOST_WAITING_UPDATES}
+ * in line wait in the workflow (an update answered when granted); those further back are answered at
+ * once and ask again after a pause ({@link #pause}), for Temporal allows a workflow only 10 updates in
+ * flight. The capacity is this worker's {@link LlmSlotLimits#of}; when
  * workers disagree, the latest request's capacity holds. A model without a limit costs nothing: {@link
  * Slot#FREE}, no call to Temporal.
  *
@@ -90,6 +94,14 @@ public final class SharedModelSlots implements ModelSlots {
             continue;
           }
           throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (WorkflowUpdateTimeoutOrCancelledException busy) {
+          if (Thread.currentThread().isInterrupted()) {
+            throw busy;
+          }
+          // Not accepted within the client's minute, e.g. retried while the workflow had as many updates in
+          // flight as Temporal allows: a wait for a slot does not time out, so ask again.
+          log.debug("slots of {}: the request of {} asks again after {}", model, holder, busy.toString());
+          continue;
         }
         switch (answer.outcome()) {
           case GRANTED -> {
@@ -100,6 +112,7 @@ public final class SharedModelSlots implements ModelSlots {
           case AGAIN -> {
             // The slots workflow continued as new; the request keeps its place in the next run.
           }
+          case QUEUED -> Thread.sleep(pause(answer.position()).toMillis());
           case WITHDRAWN -> throw new IllegalStateException("the slot request of " + holder + " for " + model
               + " was taken over by a newer attempt of the same call");
         }
@@ -120,6 +133,19 @@ public final class SharedModelSlots implements ModelSlots {
       throw e;
     }
   }
+
+  /**
+   * How long a call {@code position} places back in line waits before it asks again: half a second for
+   * each call between it and those waiting in the workflow, at most {@link #LONGEST_PAUSE}. Slots go
+   * first in line first, so a call asks about as often as the line moves past the waiting ones.
+   */
+  static Duration pause(int position) {
+    long steps = Math.max(1, position - ModelSlotsWorkflow.MOST_WAITING_UPDATES + 1);
+    return Duration.ofMillis(Math.min(LONGEST_PAUSE.toMillis(), 500 * steps));
+  }
+
+  /** The longest pause of a call far back in line before it asks again. */
+  static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
 
   /** Sends the request (starting the model's slots workflow if none runs); completes with its answer. */
   private static CompletableFuture<SlotAnswer> ask(WorkflowClient temporal, String model, String workflowId,

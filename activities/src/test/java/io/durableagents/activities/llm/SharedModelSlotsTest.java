@@ -81,6 +81,38 @@ class SharedModelSlotsTest {
   }
 
   @Test
+  void twelveCallersWithOneSlotAllGetTheirTurnThoughOnlyFiveWaitInTheWorkflow() throws Exception {
+    SharedModelSlots slots = new SharedModelSlots(LlmSlotLimits.parse(MODEL + "=1"), () -> client);
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    List<Future<?>> calls = new ArrayList<>();
+    for (int i = 1; i <= 12; i++) {
+      String holder = "sim/agent-" + i + "/step-1/5";
+      calls.add(callers.submit(() -> {
+        try (ModelSlots.Slot slot = slots.acquire(MODEL, holder, HOLD)) {
+          most.accumulateAndGet(running.incrementAndGet(), Math::max);
+          Thread.sleep(50);
+          running.decrementAndGet();
+        }
+        return null;
+      }));
+    }
+    for (Future<?> call : calls) {
+      call.get(120, TimeUnit.SECONDS);
+    }
+    assertEquals(1, most.get());
+    assertEquals(List.of(), state().holders());
+    assertEquals(List.of(), state().waiting());
+  }
+
+  @Test
+  void aCallFarBackInLinePausesLongerBeforeItAsksAgain() {
+    assertEquals(Duration.ofMillis(500), SharedModelSlots.pause(ModelSlotsWorkflow.MOST_WAITING_UPDATES));
+    assertEquals(Duration.ofMillis(1500), SharedModelSlots.pause(ModelSlotsWorkflow.MOST_WAITING_UPDATES + 2));
+    assertEquals(SharedModelSlots.LONGEST_PAUSE, SharedModelSlots.pause(1_000));
+  }
+
+  @Test
   void aCallerInterruptedWhileWaitingLeavesTheLineAndTakesNoSlot() throws Exception {
     SharedModelSlots slots = new SharedModelSlots(LlmSlotLimits.parse(MODEL + "=1"), () -> client);
     ModelSlots.Slot first = slots.acquire(MODEL, "call-1", HOLD);

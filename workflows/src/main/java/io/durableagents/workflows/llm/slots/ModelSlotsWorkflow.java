@@ -45,6 +45,17 @@ public interface ModelSlotsWorkflow {
   String WORKFLOW_ID_PREFIX = "durable-agents-slots/";
   /** Continue as new after this many events (or sooner, when the server suggests it). */
   int CONTINUE_AS_NEW_AFTER_EVENTS = 4_000;
+  /**
+   * Continue as new after this many {@code acquire} updates, under Temporal's limit of updates per run
+   * ({@code limit.workflowExecution.maxTotalUpdates}, 2,000 by default).
+   */
+  int CONTINUE_AS_NEW_AFTER_UPDATES = 1_000;
+  /**
+   * The most {@code acquire} updates that wait in the workflow at once, those first in line: Temporal
+   * allows 10 in-flight updates per workflow ({@code history.maxInFlightUpdates}), and new requests need
+   * room too. Calls further back are answered {@link SlotAnswer.Outcome#QUEUED} at once and ask again.
+   */
+  int MOST_WAITING_UPDATES = 5;
 
   /** The id of the workflow that holds {@code model}'s slots. */
   static String workflowId(String model) {
@@ -57,8 +68,10 @@ public interface ModelSlotsWorkflow {
   /**
    * Waits until the request's holder has a slot, and answers {@link SlotAnswer.Outcome#GRANTED}; or
    * {@link SlotAnswer.Outcome#AGAIN} when the workflow continues as new meanwhile (ask again with the
-   * same request: the place in line is kept), or {@link SlotAnswer.Outcome#WITHDRAWN} when the request
-   * was released or a newer request of the same holder took its place.
+   * same request: the place in line is kept), {@link SlotAnswer.Outcome#QUEUED} at once when the request
+   * is further back in line than {@link #MOST_WAITING_UPDATES} (ask again later, the place is kept), or
+   * {@link SlotAnswer.Outcome#WITHDRAWN} when the request was released or a newer request of the same
+   * holder took its place.
    */
   @UpdateMethod(name = ACQUIRE)
   SlotAnswer acquire(SlotRequest request);

@@ -35,6 +35,10 @@ public final class ModelSlotsWorkflowImpl implements ModelSlotsWorkflow {
   /** Something changed that may need the timer sooner. */
   private boolean changed;
   private boolean continuing;
+  /** The acquire handlers waiting in this run now. */
+  private int waitingUpdates;
+  /** The acquire updates this run has taken. */
+  private int updates;
 
   /** Takes the state a previous run handed over before any handler runs (update-with-start delivers one at once). */
   @WorkflowInit
@@ -88,6 +92,7 @@ public final class ModelSlotsWorkflowImpl implements ModelSlotsWorkflow {
     // The latest request's capacity holds: workers configured alike agree, and a change of the setting
     // takes effect as the workers restart with it.
     capacity = request.capacity();
+    updates++;
     String holder = request.holder();
     long now = Workflow.currentTimeMillis();
     Lease held = holders.get(holder);
@@ -107,7 +112,23 @@ public final class ModelSlotsWorkflowImpl implements ModelSlotsWorkflow {
       grantWaiting();
     }
     String asked = request.request();
-    Workflow.await(() -> holds(holder, asked) || !waits(holder, asked) || continuing);
+    if (holds(holder, asked)) {
+      return answer(Outcome.GRANTED);
+    }
+    int position = position(holder);
+    if (continuing) {
+      return answer(Outcome.AGAIN);
+    }
+    if (position >= MOST_WAITING_UPDATES || waitingUpdates >= MOST_WAITING_UPDATES) {
+      // Too far back to wait here: a waiting update counts against Temporal's in-flight limit.
+      return new SlotAnswer(Outcome.QUEUED, holders.size(), waiting.size(), position);
+    }
+    waitingUpdates++;
+    try {
+      Workflow.await(() -> holds(holder, asked) || !waits(holder, asked) || continuing);
+    } finally {
+      waitingUpdates--;
+    }
     if (holds(holder, asked)) {
       return answer(Outcome.GRANTED);
     }
@@ -131,6 +152,18 @@ public final class ModelSlotsWorkflowImpl implements ModelSlotsWorkflow {
   @Override
   public SlotsState slots() {
     return new SlotsState(capacity, new ArrayList<>(holders.values()), new ArrayList<>(waiting.values()));
+  }
+
+  /** How many calls are ahead of {@code holder} in line. */
+  private int position(String holder) {
+    int ahead = 0;
+    for (String waiter : waiting.keySet()) {
+      if (waiter.equals(holder)) {
+        return ahead;
+      }
+      ahead++;
+    }
+    return ahead;
   }
 
   private boolean holds(String holder, String request) {
@@ -188,11 +221,12 @@ public final class ModelSlotsWorkflowImpl implements ModelSlotsWorkflow {
 
   private boolean continueAsNewDue() {
     return Workflow.getInfo().isContinueAsNewSuggested()
-        || Workflow.getInfo().getHistoryLength() > continueAsNewAfterEvents;
+        || Workflow.getInfo().getHistoryLength() > continueAsNewAfterEvents
+        || updates > CONTINUE_AS_NEW_AFTER_UPDATES;
   }
 
   private SlotAnswer answer(Outcome outcome) {
-    return new SlotAnswer(outcome, holders.size(), waiting.size());
+    return new SlotAnswer(outcome, holders.size(), waiting.size(), 0);
   }
 
   private static boolean blank(String s) {

@@ -74,7 +74,7 @@ class ModelSlotsWorkflowTest {
   void aRetryGetsItsSlotBackAndTheEarlierAttemptsReleaseFreesNothing() throws Exception {
     assertEquals(Outcome.GRANTED, acquire(client, "call-1", "attempt-1", 1).get(10, TimeUnit.SECONDS).outcome());
     SlotAnswer retry = acquire(client, "call-1", "attempt-2", 1).get(10, TimeUnit.SECONDS);
-    assertEquals(new SlotAnswer(Outcome.GRANTED, 1, 0), retry, "the retry holds the one slot, not a second");
+    assertEquals(new SlotAnswer(Outcome.GRANTED, 1, 0, 0), retry, "the retry holds the one slot, not a second");
     CompletableFuture<SlotAnswer> other = acquire(client, "call-2", "r", 1);
     release(client, "call-1", "attempt-1");
     assertEquals(List.of("call-1"), holders(client), "the first attempt's late release freed the retry's slot");
@@ -116,6 +116,35 @@ class ModelSlotsWorkflowTest {
     env.sleep(Duration.ofMillis(HOLD));
     assertEquals(Outcome.GRANTED, next.get(10, TimeUnit.SECONDS).outcome());
     assertEquals(List.of("call-2"), holders(client));
+  }
+
+  @Test
+  void callsFurtherBackThanTheWaitingUpdatesAreQueuedAndKeepTheirPlace() throws Exception {
+    acquire(client, "call-0", "r", 1).get(10, TimeUnit.SECONDS);
+    List<CompletableFuture<SlotAnswer>> waitingInWorkflow = new java.util.ArrayList<>();
+    for (int i = 1; i <= ModelSlotsWorkflow.MOST_WAITING_UPDATES; i++) {
+      waitingInWorkflow.add(acquire(client, "call-" + i, "r", 1));
+    }
+    int back = ModelSlotsWorkflow.MOST_WAITING_UPDATES + 1;
+    SlotAnswer queued = acquire(client, "call-" + back, "r", 1).get(10, TimeUnit.SECONDS);
+    assertEquals(Outcome.QUEUED, queued.outcome(), "answered at once, not waiting as the 6th update");
+    assertEquals(ModelSlotsWorkflow.MOST_WAITING_UPDATES, queued.position());
+    assertEquals(ModelSlotsWorkflow.MOST_WAITING_UPDATES + 1, waiting(client).size());
+    assertEquals(queued, acquire(client, "call-" + back, "r", 1).get(10, TimeUnit.SECONDS),
+        "asking again keeps the place");
+    assertTrue(waitingInWorkflow.stream().noneMatch(CompletableFuture::isDone));
+    release(client, "call-0", "r");
+    assertEquals(Outcome.GRANTED, waitingInWorkflow.get(0).get(10, TimeUnit.SECONDS).outcome());
+    // one place further up, the queued call now waits in the workflow, and its turn comes in order
+    CompletableFuture<SlotAnswer> last = acquire(client, "call-" + back, "r", 1);
+    for (int i = 1; i <= ModelSlotsWorkflow.MOST_WAITING_UPDATES; i++) {
+      assertFalse(last.isDone(), "granted before call-" + i);
+      release(client, "call-" + i, "r");
+      if (i < ModelSlotsWorkflow.MOST_WAITING_UPDATES) {
+        assertEquals(Outcome.GRANTED, waitingInWorkflow.get(i).get(10, TimeUnit.SECONDS).outcome());
+      }
+    }
+    assertEquals(Outcome.GRANTED, last.get(10, TimeUnit.SECONDS).outcome());
   }
 
   @Test
