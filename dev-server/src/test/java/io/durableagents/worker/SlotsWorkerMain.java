@@ -21,6 +21,11 @@ import java.util.Map;
  * {@code DURABLE_AGENTS_LLM_SLOTS} and {@code DURABLE_AGENTS_LLM_SLOTS_SCOPE}). The holder is the LLM
  * activity's own ({@code <workflow id>/<activity id>}), so where the LLM activity waits for the slot
  * itself, this wait is a re-acquire by the same holder, granted at once. It runs until it is killed.
+ *
+ * <p>Once the LLM activity waits for its model's slot itself ({@code PluginParts} hands it {@link
+ * PluginSettings#modelSlots}), register {@code standIn} directly: the test then passes through the plugin
+ * alone (checked on a merge with that wiring: 14 calls, never more than one at once, 9.9 slots-workflow
+ * events per call).
  */
 public final class SlotsWorkerMain {
   /** The registered model's name. */
