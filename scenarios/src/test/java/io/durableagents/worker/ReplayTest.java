@@ -21,6 +21,12 @@ import io.durableagents.workflows.approval.ToolApprovals;
 import io.durableagents.workflows.autonomous.AutonomousAgentInput;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
+import io.durableagents.workflows.llm.slots.ModelSlotsInput;
+import io.durableagents.workflows.llm.slots.ModelSlotsWorkflow;
+import io.durableagents.workflows.llm.slots.ModelSlotsWorkflowImpl;
+import io.durableagents.workflows.llm.slots.SlotAnswer;
+import io.durableagents.workflows.llm.slots.SlotRelease;
+import io.durableagents.workflows.llm.slots.SlotRequest;
 import io.durableagents.workflows.memory.MemoryKind;
 import io.durableagents.workflows.memory.MemoryOptions;
 import io.durableagents.workflows.simulation.SimulationInput;
@@ -64,7 +70,7 @@ class ReplayTest {
   void freshHistoriesReplay() throws Exception {
     Map<String, Recorded> fresh = record();
     for (Recorded r : fresh.values()) {
-      SameResultReplay.replay("fresh " + r.workflowId(), r.history(), SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class);
+      SameResultReplay.replay("fresh " + r.workflowId(), r.history(), SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class, ModelSlotsWorkflowImpl.class);
     }
     if (Boolean.getBoolean("recordHistories")) {
       Files.createDirectories(HISTORIES);
@@ -98,7 +104,7 @@ class ReplayTest {
       WorkflowExecutionHistory history = WorkflowExecutionHistory.fromJson(Files.readString(file), workflowId);
       SameResultReplay.replay(file.getFileName().toString(), history, SimulationWorkflowImpl.class,
           AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class,
-          AutonomousAgentWorkflowImpl.class);
+          AutonomousAgentWorkflowImpl.class, ModelSlotsWorkflowImpl.class);
       names.add(file.getFileName().toString());
     }
     for (String expected : List.of("simulation-epstein-cot.json", "agent-step-cot.json",
@@ -113,7 +119,8 @@ class ReplayTest {
         "simulation-epstein-budgeted.json", "agent-group-step.json",
         "simulation-agent-failure-skipped.json", "simulation-checkpointed.json",
         "simulation-intervened.json", "agent-task-mcp.json",
-        "agent-task-approval.json", "agent-group-step-cot-threads.json", "agent-group-step-cot.json")) {
+        "agent-task-approval.json", "agent-group-step-cot-threads.json", "agent-group-step-cot.json",
+        "model-slots-run1.json", "model-slots-run2.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -140,6 +147,7 @@ class ReplayTest {
         .registerModel(EchoChatModel.NAME, new EchoChatModel())
         .setCheckpointStore(new DirectoryCheckpointStore(checkpoints())).build())) {
       WorkflowClient client = env.getWorkflowClient();
+      modelSlots(env, out);
       simulate(client, out, "cot", "sim-epstein-replay", AgentOptions.defaults(),
           "sim-epstein-replay/agent-citizen-0/step-2", "agent-step-cot.json");
       simulate(client, out, "react", "sim-epstein-replay-react",
@@ -219,6 +227,64 @@ class ReplayTest {
           client.fetchHistory("autonomous-replay-lead/task-2")));
     }
     return out;
+  }
+
+  /**
+   * A model's shared slots (capacity 1): three calls take turns, a retry takes its slot over and its
+   * earlier attempt's release frees nothing, a dead holder's slot is freed by the lease timer, and the
+   * run continues as new while a call waits (its acquire answers AGAIN and asks the next run): the first
+   * run, ending in continue-as-new, and the second.
+   */
+  private static void modelSlots(TestWorkflowEnvironment env, Map<String, Recorded> out) throws Exception {
+    WorkflowClient client = env.getWorkflowClient();
+    String model = "openai:smollm2";
+    String id = ModelSlotsWorkflow.workflowId(model);
+    java.util.concurrent.TimeUnit s = java.util.concurrent.TimeUnit.SECONDS;
+    acquireSlot(client, model, "call-a", "a1").get(10, s);
+    var b = acquireSlot(client, model, "call-b", "b1");
+    var c = acquireSlot(client, model, "call-c", "c1");
+    acquireSlot(client, model, "call-a", "a2").get(10, s);
+    releaseSlot(client, id, "call-a", "a1");
+    releaseSlot(client, id, "call-a", "a2");
+    b.get(10, s);
+    env.sleep(java.time.Duration.ofSeconds(61));
+    c.get(10, s);
+    releaseSlot(client, id, "call-c", "c1");
+    String first = client.newUntypedWorkflowStub(id).describe().getExecution().getRunId();
+    acquireSlot(client, model, "call-d", "d1").get(10, s);
+    var e = acquireSlot(client, model, "call-e", "e1");
+    for (int i = 0; i < 20 && first.equals(client.newUntypedWorkflowStub(id).describe().getExecution().getRunId()); i++) {
+      acquireSlot(client, model, "call-f" + i, "f");
+      releaseSlot(client, id, "call-f" + i, "f");
+    }
+    if (e.get(10, s).outcome() != SlotAnswer.Outcome.AGAIN) {
+      throw new AssertionError("call-e was not asked to ask again across continue-as-new");
+    }
+    var eAgain = acquireSlot(client, model, "call-e", "e1");
+    releaseSlot(client, id, "call-d", "d1");
+    if (eAgain.get(10, s).outcome() != SlotAnswer.Outcome.GRANTED) {
+      throw new AssertionError("call-e lost its place across continue-as-new");
+    }
+    releaseSlot(client, id, "call-e", "e1");
+    out.put("model-slots-run1.json", new Recorded(id, client.fetchHistory(id, first)));
+    out.put("model-slots-run2.json", new Recorded(id, client.fetchHistory(id)));
+  }
+
+  private static java.util.concurrent.CompletableFuture<SlotAnswer> acquireSlot(WorkflowClient client, String model,
+      String holder, String request) {
+    io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub(ModelSlotsWorkflow.TYPE,
+        WorkflowOptions.newBuilder().setWorkflowId(ModelSlotsWorkflow.workflowId(model)).setTaskQueue(TaskQueues.AGENTS)
+            .setWorkflowIdConflictPolicy(
+                io.temporal.api.enums.v1.WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING).build());
+    return stub.startUpdateWithStart(io.temporal.client.UpdateOptions.newBuilder(SlotAnswer.class)
+            .setUpdateName(ModelSlotsWorkflow.ACQUIRE)
+            .setWaitForStage(io.temporal.client.WorkflowUpdateStage.ACCEPTED).build(),
+        new Object[] {new SlotRequest(holder, request, 1, 60_000)},
+        new Object[] {new ModelSlotsInput(model, null, 60)}).getResultAsync();
+  }
+
+  private static void releaseSlot(WorkflowClient client, String id, String holder, String request) {
+    client.newUntypedWorkflowStub(id).signal(ModelSlotsWorkflow.RELEASE, new SlotRelease(holder, request));
   }
 
   /**

@@ -141,6 +141,8 @@ final class SameResultReplay {
   }
 
   private static boolean hasNoArgumentConstructor(Class<?> type) {
-    return Arrays.stream(type.getConstructors()).anyMatch(c -> c.getParameterCount() == 0);
+    // or one the SDK calls with the workflow's input (@WorkflowInit), as the models' slots workflow has
+    return Arrays.stream(type.getConstructors()).anyMatch(c -> c.getParameterCount() == 0
+        || c.isAnnotationPresent(io.temporal.workflow.WorkflowInit.class));
   }
 }

@@ -62,8 +62,8 @@ class RealModelEndToEndTest {
   /** Requests the model server serves at once. */
   private static final int SLOTS = 2;
   /**
-   * The server's cap on tokens generated for a request that sets no maximum of its own: a safety net
-   * until the worker sends a maximum output length with every request.
+   * The most tokens an answer may have: the worker's maximum output length, and the server's cap for a
+   * request that sets none (a safety net).
    */
   private static final int SERVER_OUTPUT_CAP = 24;
   /** The worker's per-attempt timeout of a model call ({@code DURABLE_AGENTS_LLM_TIMEOUT}). */
@@ -125,15 +125,18 @@ class RealModelEndToEndTest {
   }
 
   /**
-   * The worker's environment, in one place: where the model is and its limits. (The maximum output length
-   * per request, {@code DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS}, and the model's slots, {@code
-   * DURABLE_AGENTS_LLM_SLOTS=openai:smollm2=2}, belong here once the worker has them.)
+   * The worker's environment, in one place: where the model is and its limits: the per-attempt time-out,
+   * the maximum output length of every request ({@code DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS}, the same as
+   * the server's own cap, so that the worker's limit is the one that cuts) and the model's slots ({@code
+   * DURABLE_AGENTS_LLM_SLOTS}: the server's, so that calls over them wait in the worker, not the server).
    */
   private static Map<String, String> workerEnvironment(Path journal) {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
     env.put("OPENAI_BASE_URL", model.baseUrl());
     env.put("DURABLE_AGENTS_LLM_TIMEOUT", Long.toString(PER_ATTEMPT.toSeconds()));
+    env.put("DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS", Integer.toString(SERVER_OUTPUT_CAP));
+    env.put("DURABLE_AGENTS_LLM_SLOTS", model.modelReference() + "=" + SLOTS);
     env.put("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
     return env;
   }

@@ -4,6 +4,7 @@ import dev.langchain4j.model.chat.ChatModel;
 import io.durableagents.activities.checkpoint.CheckpointStore;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.activities.llm.LlmSlotLimits;
+import io.durableagents.activities.llm.LlmSlotsScope;
 import io.durableagents.activities.payload.PayloadGuard;
 import io.durableagents.activities.scenario.ScenarioRegistration;
 import io.durableagents.activities.tools.ToolOptions;
@@ -454,6 +455,16 @@ public final class DurableAgentsPlugin extends SimplePlugin {
      */
     public Builder setLlmSlots(LlmSlotLimits llmSlots) {
       settings.llmSlots = llmSlots == null ? LlmSlotLimits.none() : llmSlots;
+      return this;
+    }
+
+    /**
+     * Where a model's slots ({@code DURABLE_AGENTS_LLM_SLOTS}) are counted ({@value LlmSlotsScope#VARIABLE}):
+     * {@link LlmSlotsScope#WORKER}, the default, each worker on its own; {@link LlmSlotsScope#SHARED}, every
+     * worker of the Temporal namespace together, through one {@code ModelSlotsWorkflow} per capped model.
+     */
+    public Builder setLlmSlotsScope(LlmSlotsScope scope) {
+      settings.llmSlotsScope = java.util.Objects.requireNonNull(scope, "scope");
       return this;
     }
 

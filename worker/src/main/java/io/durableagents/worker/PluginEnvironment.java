@@ -3,6 +3,7 @@ package io.durableagents.worker;
 import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.activities.llm.LlmSlotLimits;
+import io.durableagents.activities.llm.LlmSlotsScope;
 import io.durableagents.activities.tools.mcp.McpServerConfigs;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
 import io.durableagents.worker.tracing.AgentTracing;
@@ -27,6 +28,7 @@ final class PluginEnvironment {
     b.settings.eagerLlmCalls = WorkerSettings.eagerLlmCalls(env);
     b.setLlmCallsPerSecond(settings.llmCallsPerSecond());
     b.setLlmSlots(LlmSlotLimits.parse(env.get(WorkerSettings.LLM_SLOTS)));
+    b.setLlmSlotsScope(LlmSlotsScope.parse(env.get(LlmSlotsScope.VARIABLE)));
     b.setPayloadGuard(settings.payloadGuard());
     b.setPayloadCodec(AesGcmPayloadCodec.fromEnvironment(env));
     b.setLlmConcurrency(WorkerSettings.positive(env, WorkerSettings.LLM_CONCURRENCY,

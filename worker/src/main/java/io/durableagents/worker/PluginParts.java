@@ -39,7 +39,7 @@ record PluginParts(ScenarioRegistry scenarios, ToolRegistry tools, McpToolSet mc
     AgentMetrics metrics = new AgentMetrics(b.meterRegistry);
     LlmActivitiesImpl llmActivities = new LlmActivitiesImpl(b.registrations.chatModels(b.llmSettings,
         b.rulesDelayMillis), tools, metrics, b.payloadGuard, LlmCallRateLimiter.perSecond(b.llmCallsPerSecond),
-        WorkerModelSlots.of(b.llmSlots));
+        b.modelSlots(b.llmSlots, () -> WorkerModelSlots.of(b.llmSlots)));
     WorkerTuning tuning = new WorkerTuning(b.stickyExecution, b.eagerLlmCalls, b.llmCallsPerSecond,
         b.llmConcurrency, b.workflowCacheSize, b.workflowThreads, b.pollers, b.workflowTaskSlots, b.virtualThreads);
     TaskQueueRegistrations queues = new TaskQueueRegistrations(scenarios, tools, llmActivities,

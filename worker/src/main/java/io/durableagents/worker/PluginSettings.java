@@ -4,6 +4,8 @@ import io.durableagents.activities.checkpoint.CheckpointStore;
 import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import io.durableagents.activities.llm.LlmSettings;
 import io.durableagents.activities.llm.LlmSlotLimits;
+import io.durableagents.activities.llm.LlmSlotsScope;
+import io.durableagents.activities.llm.ModelSlots;
 import io.durableagents.activities.payload.PayloadGuard;
 import io.durableagents.worker.tracing.AgentTracing;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,6 +33,8 @@ final class PluginSettings {
   Double llmCallsPerSecond;
   /** How many calls of each model run at once in this worker; none: no limit. */
   LlmSlotLimits llmSlots = LlmSlotLimits.none();
+  /** Where a model's slots are counted: each worker on its own, or every worker together. */
+  LlmSlotsScope llmSlotsScope = LlmSlotsScope.WORKER;
   final List<WorkerInterceptor> interceptors = new ArrayList<>(List.of(new AgentLogContext()));
   MeterRegistry meterRegistry = new CompositeMeterRegistry();
   PayloadGuard payloadGuard = PayloadGuard.defaults();
@@ -45,4 +49,14 @@ final class PluginSettings {
 
   /** Settings with every default, and no scenario registered. */
   PluginSettings() {}
+
+  /**
+   * The slots the LLM calls wait in for {@code limits} ({@code DURABLE_AGENTS_LLM_SLOTS}): none when no
+   * model has a limit; with {@code DURABLE_AGENTS_LLM_SLOTS_SCOPE=shared} those every worker of the
+   * namespace shares ({@link io.durableagents.activities.llm.SharedModelSlots}); else {@code perWorker}'s.
+   * What {@link PluginParts} hands the LLM activities.
+   */
+  ModelSlots modelSlots(LlmSlotLimits limits, java.util.function.Supplier<ModelSlots> perWorker) {
+    return llmSlotsScope.slots(limits, perWorker);
+  }
 }

@@ -11,6 +11,7 @@ import io.durableagents.workflows.agent.AgentStepWorkflow;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
+import io.durableagents.workflows.llm.slots.ModelSlotsWorkflowImpl;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.SimulationWorkflowImpl;
@@ -25,7 +26,7 @@ import java.util.List;
 
 /**
  * What runs on our two task queues, and their workers made where the application made none: on {@link TaskQueues#AGENTS} the workflows, made by factories that
- * hand them the plugin's scenarios and tool policies, and the tool and checkpoint activities; the LLM
+ * hand them the plugin's scenarios and tool policies, the models' shared slots ({@code ModelSlotsWorkflow}), and the tool and checkpoint activities; the LLM
  * activities on {@link TaskQueues#LLM}, or with eager LLM calls on the workflows' queue.
  */
 final class TaskQueueRegistrations {
@@ -75,6 +76,9 @@ final class TaskQueueRegistrations {
           AgentTaskWorkflow.class, () -> new AgentTaskWorkflowImpl(toolPolicies), options);
       worker.registerWorkflowImplementationFactory(
           AutonomousAgentWorkflow.class, () -> new AutonomousAgentWorkflowImpl(toolPolicies), options);
+      // The slots of capped models shared by every worker (DURABLE_AGENTS_LLM_SLOTS_SCOPE=shared); every
+      // worker runs it, so that it needs no worker of its own whichever worker's call starts it.
+      worker.registerWorkflowImplementationTypes(ModelSlotsWorkflowImpl.class);
       worker.registerActivitiesImplementations(toolActivities, checkpointActivities);
       if (eagerLlmCalls) {
         worker.registerActivitiesImplementations(llmActivities);
