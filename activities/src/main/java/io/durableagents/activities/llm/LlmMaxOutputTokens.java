@@ -105,45 +105,31 @@ public final class LlmMaxOutputTokens {
     if (text == null || text.isBlank()) {
       return defaults();
     }
-    Integer every = null;
     Map<String, Integer> models = new LinkedHashMap<>();
     Map<String, Integer> purposes = new LinkedHashMap<>();
     Map<String, Integer> modelPurposes = new LinkedHashMap<>();
-    for (String entry : text.split(",")) {
-      String e = entry.trim();
-      if (e.isEmpty()) {
-        continue;
+    Integer[] every = {null};
+    SettingEntries.parse(VARIABLE, text, FORMS, "an entry names no model and no purpose", (key, value) -> {
+      if (key == null) {
+        every[0] = tokens(value);
+        return;
       }
-      int eq = e.lastIndexOf('=');
-      try {
-        if (eq < 0) {
-          every = tokens(e);
-          continue;
-        }
-        String key = e.substring(0, eq).trim();
-        int n = tokens(e.substring(eq + 1));
-        if (key.isEmpty()) {
-          throw new IllegalArgumentException("an entry names no model and no purpose");
-        }
-        int slash = key.lastIndexOf('/');
-        if (slash > 0 && DEFAULTS.containsKey(key.substring(slash + 1).trim())) {
-          String model = key.substring(0, slash).trim();
-          ModelReference.parse(model);
-          modelPurposes.put(model + "/" + key.substring(slash + 1).trim(), n);
-        } else if (DEFAULTS.containsKey(key)) {
-          purposes.put(key, n);
-        } else if (STRATEGY_PREFIXES.stream().anyMatch(key::startsWith)) {
-          throw new IllegalArgumentException("'" + key + "' is not a purpose");
-        } else {
-          ModelReference.parse(key);
-          models.put(key, n);
-        }
-      } catch (IllegalArgumentException bad) {
-        throw new IllegalArgumentException(
-            VARIABLE + "='" + text + "' is not allowed (" + bad.getMessage() + "); " + FORMS);
+      int n = tokens(value);
+      int slash = key.lastIndexOf('/');
+      if (slash > 0 && DEFAULTS.containsKey(key.substring(slash + 1).trim())) {
+        String model = key.substring(0, slash).trim();
+        ModelReference.parse(model);
+        modelPurposes.put(model + "/" + key.substring(slash + 1).trim(), n);
+      } else if (DEFAULTS.containsKey(key)) {
+        purposes.put(key, n);
+      } else if (STRATEGY_PREFIXES.stream().anyMatch(key::startsWith)) {
+        throw new IllegalArgumentException("'" + key + "' is not a purpose");
+      } else {
+        ModelReference.parse(key);
+        models.put(key, n);
       }
-    }
-    return new LlmMaxOutputTokens(every, models, purposes, modelPurposes);
+    });
+    return new LlmMaxOutputTokens(every[0], models, purposes, modelPurposes);
   }
 
   /**

@@ -72,29 +72,16 @@ public final class LlmRetryBudget {
     if (text == null || text.isBlank()) {
       return budget;
     }
-    for (String entry : text.split(",")) {
-      String e = entry.trim();
-      if (e.isEmpty()) {
-        continue;
+    LlmRetryBudget[] built = {budget};
+    SettingEntries.parse(VARIABLE, text, FORMS, "an entry names no model", (model, value) -> {
+      if (model == null) {
+        built[0] = new LlmRetryBudget(check(seconds(value), VARIABLE), built[0].perModel);
+      } else {
+        ModelReference.parse(model);
+        built[0] = built[0].withModel(model, seconds(value));
       }
-      int eq = e.lastIndexOf('=');
-      try {
-        if (eq < 0) {
-          budget = new LlmRetryBudget(check(seconds(e), VARIABLE), budget.perModel);
-        } else {
-          String model = e.substring(0, eq).trim();
-          if (model.isEmpty()) {
-            throw new IllegalArgumentException("an entry names no model");
-          }
-          ModelReference.parse(model);
-          budget = budget.withModel(model, seconds(e.substring(eq + 1).trim()));
-        }
-      } catch (IllegalArgumentException bad) {
-        throw new IllegalArgumentException(
-            VARIABLE + "='" + text + "' is not allowed (" + bad.getMessage() + "); " + FORMS);
-      }
-    }
-    return budget;
+    });
+    return built[0];
   }
 
   /** The budget of {@code model}. */

@@ -61,28 +61,11 @@ public final class LlmSlotLimits {
     if (text == null || text.isBlank()) {
       return limits;
     }
-    for (String entry : text.split(",")) {
-      String e = entry.trim();
-      if (e.isEmpty()) {
-        continue;
-      }
-      int eq = e.lastIndexOf('=');
-      try {
-        if (eq < 0) {
-          limits = new LlmSlotLimits(check(number(e), VARIABLE), limits.perModel);
-        } else {
-          String model = e.substring(0, eq).trim();
-          if (model.isEmpty()) {
-            throw new IllegalArgumentException("an entry names no model");
-          }
-          limits = limits.withModel(model, number(e.substring(eq + 1).trim()));
-        }
-      } catch (IllegalArgumentException bad) {
-        throw new IllegalArgumentException(
-            VARIABLE + "='" + text + "' is not allowed (" + bad.getMessage() + "); " + FORMS);
-      }
-    }
-    return limits;
+    LlmSlotLimits[] built = {limits};
+    SettingEntries.parse(VARIABLE, text, FORMS, "an entry names no model", (model, value) -> built[0] =
+        model == null ? new LlmSlotLimits(check(number(value), VARIABLE), built[0].perModel)
+            : built[0].withModel(model, number(value)));
+    return built[0];
   }
 
   /** The calls of {@code model} that may run at once; 0: no limit. */
