@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.protobuf.Timestamp;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.openai.OpenAiChatModel;
 import io.durableagents.activities.llm.ChatModelProvider;
 import io.durableagents.activities.llm.LlmActivitiesImpl;
 import io.durableagents.activities.llm.LlmSettings;
@@ -22,6 +24,7 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.worker.WorkerFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -33,7 +36,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -53,7 +58,9 @@ import org.junit.jupiter.api.Test;
  * any activity: no Temporal), at most s at once, each agent's calls in order, one simulation step after
  * the other (the engine also waits for every agent of a step). Order per s: a warm-up run of the
  * engine (the server's first requests, its prompt cache empty; its requests are the ones direct sends),
- * then engine, direct, direct, engine ({@code -DengineCost.repeat=N}: N times); the table has the medians. Tokens come from the server's {@code /metrics} deltas.
+ * then engine, direct queued, direct pool, direct pool, direct queued, engine ({@code
+ * -DengineCost.repeat=N}: N times; see {@link #directRun} for the two kinds of direct); the table has the
+ * medians. Tokens come from the server's {@code /metrics} deltas.
  *
  * <p>Not part of the build: run it by name, {@code ./mvnw -o -pl starter -am test -Dtest=EngineCostBenchmark
  * -Dsurefire.failIfNoSpecifiedTests=false}, with {@code -DengineCost.slots=1,2,4 -DengineCost.citizens=6
@@ -73,10 +80,21 @@ class EngineCostBenchmark {
     Map<String, String> env = new HashMap<>();
     env.put("TEMPORAL_ADDRESS", temporalAddress);
     env.put("OPENAI_BASE_URL", model.baseUrl());
-    env.put("OPENAI_API_KEY", "none");
     env.put("DURABLE_AGENTS_LLM_SLOTS", model.modelReference() + "=" + model.slots());
     env.put("DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS", Integer.toString(MAX_OUTPUT_TOKENS));
     return env;
+  }
+
+  /**
+   * The model both sides call, registered under {@code openai:<alias>} (a registered name wins over the
+   * provider reference of the same spelling): OpenAI's client for the model server, as the worker builds
+   * it for {@code openai:<alias>}, with temperature 0 (greedy sampling: the same prompt gives the same
+   * tokens, so both sides generate the same answers). The simulation has no temperature option, and the
+   * server's default samples at random.
+   */
+  static ChatModel greedy(LocalModelServer model) {
+    return OpenAiChatModel.builder().baseUrl(model.baseUrl()).modelName(model.alias()).temperature(0.0)
+        .timeout(Duration.ofSeconds(120)).maxRetries(0).build();
   }
 
   @Test
@@ -95,6 +113,7 @@ class EngineCostBenchmark {
     String address = "127.0.0.1:" + port;
     List<String> rows = new ArrayList<>();
     List<String> diagnostics = new ArrayList<>();
+    List<String> tokenRows = new ArrayList<>();
     try {
       for (int s : slotCounts) {
         try (LocalModelServer model = LocalModelServer.newBuilder().python(python).slots(s).threads(1)
@@ -103,27 +122,31 @@ class EngineCostBenchmark {
           Map<String, String> env = workerEnvironment(address, model);
           TemporalConnection connection = TemporalConnection.fromEnvironment(env);
           WorkflowServiceStubs service = TemporalCheck.connect(connection);
+          ChatModel greedy = greedy(model);
           DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().configureFromEnvironment(env)
-              .configureFromClasspath().build();
+              .configureFromClasspath().registerModel(model.modelReference(), greedy).build();
           WorkerFactory worker = WorkerFactory.newInstance(connection.client(service, "engine-cost-worker-" + s, plugin));
           worker.start();
           WorkflowClient client = connection.client(service);
-          LlmActivitiesImpl direct = new LlmActivitiesImpl(
-              ChatModelProvider.newBuilder().settings(LlmSettings.fromEnvironment(env)).build(), plugin.tools());
+          LlmActivitiesImpl llm = new LlmActivitiesImpl(
+              ChatModelProvider.newBuilder().settings(LlmSettings.fromEnvironment(env))
+                  .register(model.modelReference(), greedy).build(), plugin.tools());
           List<String> simulation = List.of("--scenario", "epstein", "--citizens", citizens, "--cops", cops,
               "--steps", steps, "--width", "8", "--height", "8", "--strategy", "cot", "--model",
               model.modelReference(), "--max-concurrent-agents", "1000", "--seed", "42");
           try {
             List<Measured> engine = new ArrayList<>();
-            List<Measured> directRuns = new ArrayList<>();
+            Map<String, List<Measured>> direct = new LinkedHashMap<>();
+            direct.put("queued", new ArrayList<>());
+            direct.put("pool", new ArrayList<>());
             Recorded recorded = null;
             List<String> order = new ArrayList<>(List.of("warm-up"));
             for (int i = 0; i < repeat; i++) {
-              order.addAll(List.of("engine", "direct", "direct", "engine"));
+              order.addAll(List.of("engine", "queued", "pool", "pool", "queued", "engine"));
             }
             for (String kind : order) {
               Measured m;
-              if (!kind.equals("direct")) {
+              if (!direct.containsKey(kind)) {
                 String id = "engine-cost-s" + s + "-" + kind + "-" + engine.size();
                 m = engineRun(client, model, env, simulation, id);
                 if (recorded == null) {
@@ -134,10 +157,10 @@ class EngineCostBenchmark {
                   engine.add(m);
                 }
               } else {
-                m = directRun(direct, model, recorded, s);
-                directRuns.add(m);
+                m = directRun(llm, model, recorded, s, kind.equals("queued"));
+                direct.get(kind).add(m);
               }
-              System.out.printf("EngineCostBenchmark: slots %d %-6s %6.1f s, %d agent steps, %d LLM calls, "
+              System.out.printf("EngineCostBenchmark: slots %d %-7s %6.1f s, %d agent steps, %d LLM calls, "
                   + "server: %d requests, %d prompt tokens (%d cached), %d generated%n", s, kind, m.seconds,
                   m.agentSteps, m.llmCalls, m.server.requestsEnded(), m.server.promptTokens(),
                   m.server.promptTokensCached(), m.server.generatedTokens());
@@ -146,13 +169,16 @@ class EngineCostBenchmark {
               }
             }
             double wallEngine = median(engine.stream().map(m -> m.seconds).toList());
-            double wallDirect = median(directRuns.stream().map(m -> m.seconds).toList());
-            Measured e0 = engine.get(0);
-            Measured d0 = directRuns.get(0);
-            rows.add(String.format("| %d | %d | %d | %s | %s | %.1f (%s) | %.1f (%s) | %.2f | %.2f | **%.1f%%** |",
-                s, e0.agentSteps, e0.llmCalls, tokens(engine), tokens(directRuns), wallEngine, list(engine),
-                wallDirect, list(directRuns), e0.agentSteps / wallEngine, d0.agentSteps / wallDirect,
-                100 * (wallEngine - wallDirect) / wallEngine));
+            double wallQueued = median(direct.get("queued").stream().map(m -> m.seconds).toList());
+            double wallPool = median(direct.get("pool").stream().map(m -> m.seconds).toList());
+            int agentSteps = recorded.agentSteps;
+            rows.add(String.format("| %d | %d | %d | %.1f (%s) | %.1f (%s) | %.1f (%s) | %.2f | %.2f | %.2f | **%.1f%%** | %.1f%% |",
+                s, agentSteps, recorded.llmCalls(), wallEngine, list(engine), wallQueued, list(direct.get("queued")),
+                wallPool, list(direct.get("pool")), agentSteps / wallEngine, agentSteps / wallQueued,
+                agentSteps / wallPool, 100 * (wallEngine - wallQueued) / wallEngine,
+                100 * (wallEngine - wallPool) / wallEngine));
+            tokenRows.add(String.format("| %d | %s | %s | %s |", s, tokens(engine), tokens(direct.get("queued")),
+                tokens(direct.get("pool"))));
             for (Measured m : engine) {
               diagnostics.add("slots " + s + ": " + m.recorded.timing());
             }
@@ -167,11 +193,18 @@ class EngineCostBenchmark {
       RealDevServer.stop(server);
     }
     System.out.println("EngineCostBenchmark: Epstein, " + citizens + " citizens + " + cops + " cops, " + steps
-        + " steps, CoT, SmolLM2-135M (llama.cpp, 1 thread), at most " + MAX_OUTPUT_TOKENS + " output tokens");
-    System.out.println("| slots | agent steps | LLM calls | engine tokens in / out (server's) | direct tokens in / out (server's) "
-        + "| wall engine (s) | wall direct (s) | agent steps/s engine | agent steps/s direct | engine share |");
-    System.out.println("| ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |");
+        + " steps, CoT, SmolLM2-135M (llama.cpp, 1 thread, greedy), at most " + MAX_OUTPUT_TOKENS + " output tokens");
+    System.out.println("| slots | agent steps | LLM calls | wall engine (s) | wall direct, queued (s) "
+        + "| wall direct, pool (s) | agent steps/s engine | direct, queued | direct, pool "
+        + "| engine share (vs queued) | engine share (vs pool) |");
+    System.out.println("| ---: | ---: | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |");
     rows.forEach(System.out::println);
+    System.out.println();
+    System.out.println("Tokens in / out per run as the answers reported them (the server's /metrics: prompt / generated, "
+        + "prompt tokens cached):");
+    System.out.println("| slots | engine | direct, queued | direct, pool |");
+    System.out.println("| ---: | --- | --- | --- |");
+    tokenRows.forEach(System.out::println);
     System.out.println("Where the engine's time went (per engine run):");
     diagnostics.forEach(d -> System.out.println("- " + d));
   }
@@ -195,9 +228,28 @@ class EngineCostBenchmark {
         recorded.inputTokens, recorded.outputTokens, recorded);
   }
 
-  private static Measured directRun(LlmActivitiesImpl direct, LocalModelServer model, Recorded recorded, int slots)
-      throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(slots);
+  /**
+   * Sends a recorded run's requests straight to the model server, one simulation step after the other,
+   * each agent's calls in order, at most {@code slots} requests at once: {@code queued} false, a pool of
+   * {@code slots} threads takes the agents one after the other (agent A's calls, then B's, ...); true,
+   * every agent of the step starts at once and its calls wait their turn in a fair queue (first come,
+   * first served), the order in which the engine's calls reach the server's own queue.
+   */
+  private static Measured directRun(LlmActivitiesImpl direct, LocalModelServer model, Recorded recorded, int slots,
+      boolean queued) throws Exception {
+    ExecutorService pool = queued ? Executors.newCachedThreadPool() : Executors.newFixedThreadPool(slots);
+    Semaphore turns = new Semaphore(slots, true);
+    Function<LlmRequest, LlmResponse> send = request -> {
+      if (!queued) {
+        return direct.chat(request);
+      }
+      turns.acquireUninterruptibly();
+      try {
+        return direct.chat(request);
+      } finally {
+        turns.release();
+      }
+    };
     try {
       LocalModelServer.Metrics before = model.metrics();
       long in = 0;
@@ -206,7 +258,7 @@ class EngineCostBenchmark {
       for (Map<String, List<LlmRequest>> step : recorded.steps.values()) {
         List<Future<List<LlmResponse>>> agents = new ArrayList<>();
         for (List<LlmRequest> calls : step.values()) {
-          agents.add(pool.submit(() -> calls.stream().map(direct::chat).toList()));
+          agents.add(pool.submit(() -> calls.stream().map(send).toList()));
         }
         for (Future<List<LlmResponse>> agent : agents) {
           for (LlmResponse r : agent.get()) {
