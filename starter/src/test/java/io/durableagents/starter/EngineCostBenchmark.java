@@ -60,7 +60,8 @@ import org.junit.jupiter.api.Test;
  * engine (the server's first requests, its prompt cache empty; its requests are the ones direct sends),
  * then engine, direct queued, direct pool, direct pool, direct queued, engine ({@code
  * -DengineCost.repeat=N}: N times; see {@link #directRun} for the two kinds of direct); the table has the
- * medians. Tokens come from the server's {@code /metrics} deltas.
+ * medians. Tokens come from the server's {@code /metrics} deltas. Both sides call the model through one
+ * greedy client ({@link #greedy}), so they generate the same tokens.
  *
  * <p>Not part of the build: run it by name, {@code ./mvnw -o -pl starter -am test -Dtest=EngineCostBenchmark
  * -Dsurefire.failIfNoSpecifiedTests=false}, with {@code -DengineCost.slots=1,2,4 -DengineCost.citizens=6
