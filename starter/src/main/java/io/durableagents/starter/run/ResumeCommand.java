@@ -3,6 +3,7 @@ package io.durableagents.starter.run;
 import io.durableagents.starter.CommandFailure;
 import io.durableagents.starter.SimulationControl;
 import io.durableagents.workflows.simulation.SimulationProgress;
+import io.temporal.client.WorkflowQueryException;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,7 +22,15 @@ public final class ResumeCommand implements Callable<Integer> {
   public Integer call() {
     return SimulationControl.onRunning("resume", workflowId, sim -> {
       // the query answers after the signals the run has received, a pause just sent included
-      Optional<SimulationProgress> progress = SimulationControl.boundedQuery(sim::progress);
+      Optional<SimulationProgress> progress;
+      String unknown = "no worker answered within " + SimulationControl.QUERY_WAIT.toSeconds() + " s";
+      try {
+        progress = SimulationControl.boundedQuery(sim::progress);
+      } catch (WorkflowQueryException e) {
+        // e.g. its first workflow task is not done yet: it cannot have taken a pause either
+        progress = Optional.empty();
+        unknown = "the query failed";
+      }
       if (progress.isPresent() && !progress.get().paused()) {
         SimulationProgress p = progress.get();
         throw CommandFailure.usage("'" + workflowId + "' is not paused: it is "
@@ -30,9 +39,8 @@ public final class ResumeCommand implements Callable<Integer> {
       }
       sim.resume();
       System.out.println(progress.isPresent() ? "Resumed " + workflowId + "."
-          : "Resume sent to " + workflowId + ": no worker answered within "
-              + SimulationControl.QUERY_WAIT.toSeconds() + " s whether it is paused; a worker that takes "
-              + "the run resumes it if it is.");
+          : "Resume sent to " + workflowId + ": whether it is paused is not known (" + unknown + "); if it "
+              + "is, it goes on once a worker takes the signal.");
       return 0;
     });
   }
