@@ -33,7 +33,10 @@ import org.junit.jupiter.api.Test;
  * its own process: an unreachable address, a malformed one, a web server and a silent TCP port where
  * Temporal should be; start-up checks that must not start a workflow; an id already running; an
  * unknown agent; runs that fail because the worker has no key; and Ctrl-C in {@code simulate}
- * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind).
+ * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind). Around
+ * run ids: {@code agent} under a running simulation's id is refused, not left waiting on it; {@code
+ * resume} of a run that is not paused says so; {@code plans} and {@code attach} of an unknown id are not
+ * found (exit 3), and {@code attach} names no run to Ctrl-C before it has found one.
  */
 class CliAgainstServerTest {
   private static Path dir;
