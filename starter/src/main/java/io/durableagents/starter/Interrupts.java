@@ -29,7 +29,10 @@ public final class Interrupts {
 
   private Interrupts() {}
 
-  /** The run this process follows, for the message Ctrl-C prints. */
+  /**
+   * The run this process follows, for the message Ctrl-C prints: a run it started, or one it found
+   * running (never an id the user typed before it is known to exist).
+   */
   public static void runStarted(String workflowId) {
     runId = workflowId;
   }
@@ -80,13 +83,20 @@ public final class Interrupts {
       if (SIGNALS.incrementAndGet() > 1) {
         Runtime.getRuntime().halt(Failures.INTERRUPTED);
       }
-      String id = runId;
       err.println();
-      err.println(command + ": detached; " + (id == null ? "nothing was started."
-          : "the run goes on: " + follow + " " + id));
+      err.println(detachedLine(command, follow));
       err.flush();
       System.exit(Failures.INTERRUPTED);
     });
+  }
+
+  /**
+   * What Ctrl-C says in a command that follows a run: that the run goes on only once the command has
+   * started it or found it ({@link #runStarted}); before that, nothing goes on.
+   */
+  static String detachedLine(String command, String follow) {
+    String id = runId;
+    return command + ": detached; " + (id == null ? "nothing was started." : "the run goes on: " + follow + " " + id);
   }
 
   private static void handle(Runnable onSignal) {

@@ -28,16 +28,38 @@ public final class SimulationControl {
    * run has ended (its close status; exit 2), there is no such run (exit 3), no worker answers a query.
    */
   public static int on(String command, String workflowId, Function<SimulationWorkflow, Integer> action) {
+    return on(command, workflowId, false, action);
+  }
+
+  /**
+   * As {@link #on}, for an action that asks the run before it acts ({@code resume} asks whether it is
+   * paused): a run that has ended is said so first, since a query still answers for it from its history.
+   */
+  public static int onRunning(String command, String workflowId, Function<SimulationWorkflow, Integer> action) {
+    return on(command, workflowId, true, action);
+  }
+
+  private static int on(String command, String workflowId, boolean runningOnly,
+      Function<SimulationWorkflow, Integer> action) {
     TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = ServerWatch.connect(connection, workflowId);
     try {
       WorkflowClient client = connection.client(service);
       try {
+        if (runningOnly) {
+          java.util.Optional<CommandFailure> ended = ended(service, connection.namespace(), workflowId,
+              hintForEnded(command, workflowId));
+          if (ended.isPresent()) {
+            throw ended.get();
+          }
+        }
         return action.apply(client.newWorkflowStub(SimulationWorkflow.class, workflowId));
       } catch (WorkflowNotFoundException e) {
         // a signal to a closed run finds no open one: say that it has ended, not that it does not exist
         throw ended(service, connection.namespace(), workflowId, hintForEnded(command, workflowId))
-            .orElseGet(() -> Failures.about("'" + workflowId + "' on " + connection.address(), e));
+            .orElseGet(() -> new ServerWatch(service, workflowId, command).notFound());
+      } catch (CommandFailure f) {
+        throw f;
       } catch (RuntimeException e) {
         throw Failures.about("'" + workflowId + "' on " + connection.address(), e);
       }
@@ -71,6 +93,40 @@ public final class SimulationControl {
       return java.util.Optional.empty();
     }
   }
+
+  /** How long a command waits for a worker to answer a query before it says that none did. */
+  public static final java.time.Duration QUERY_WAIT = java.time.Duration.ofSeconds(3);
+
+  /**
+   * The answer of {@code query}, or empty when no worker answered it within {@link #QUERY_WAIT}: Temporal
+   * holds a query to a run no worker has taken for over a minute. A failure of the query is rethrown as
+   * it came; the abandoned query ends with the command (its thread is a daemon).
+   */
+  public static <T> java.util.Optional<T> boundedQuery(java.util.function.Supplier<T> query) {
+    java.util.concurrent.CompletableFuture<T> answer = java.util.concurrent.CompletableFuture.supplyAsync(query,
+        QUERIES);
+    try {
+      return java.util.Optional.of(answer.get(QUERY_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+    } catch (java.util.concurrent.TimeoutException e) {
+      answer.cancel(true);
+      return java.util.Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return java.util.Optional.empty();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private static final java.util.concurrent.ExecutorService QUERIES =
+      java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "bounded-query");
+        t.setDaemon(true);
+        return t;
+      });
 
   /** {@code COMPLETED at 2026-11-26 10:12:01Z}: how a closed run ended, and when. */
   public static String closeStatus(WorkflowExecutionInfo info) {

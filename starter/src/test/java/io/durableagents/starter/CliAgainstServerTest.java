@@ -33,7 +33,10 @@ import org.junit.jupiter.api.Test;
  * its own process: an unreachable address, a malformed one, a web server and a silent TCP port where
  * Temporal should be; start-up checks that must not start a workflow; an id already running; an
  * unknown agent; runs that fail because the worker has no key; and Ctrl-C in {@code simulate}
- * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind).
+ * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind). Around
+ * run ids: {@code agent} under a running simulation's id is refused, not left waiting on it; {@code
+ * resume} of a run that is not paused says so; {@code plans} and {@code attach} of an unknown id are not
+ * found (exit 3), and {@code attach} names no run to Ctrl-C before it has found one.
  */
 class CliAgainstServerTest {
   private static Path dir;
@@ -230,12 +233,66 @@ class CliAgainstServerTest {
         "history: cannot read 'nope' on " + address() + ": no such run");
     assertClear(onServer("no-describe", "describe", "nope"), Failures.NOT_FOUND,
         "describe: 'nope' on " + address() + ": no such run");
+    // every command says an unknown id is not found, with exit 3: plans too
+    assertClear(onServer("no-plans", "plans", "cli-nosuch"), Failures.NOT_FOUND,
+        "plans: 'cli-nosuch' on " + address() + ": no such run");
     Result listed = onServer("list-1", "list", "--limit", "1");
     assertEquals(0, listed.exitCode(), listed.err());
     assertFalse(listed.out().contains("No simulation runs"), listed.out());
     assertEquals(2, listed.out().strip().split("\\R").length, "a header and one run:\n" + listed.out());
     // a 400-step run left going would take the worker from the other tests' runs
     assertEquals(0, onServer("dup-stop", "stop", "cli-dup").exitCode());
+  }
+
+  @Test
+  void anAgentIsNotStartedUnderTheIdOfARunningSimulation() throws Exception {
+    Result sim = onServer("agent-dup-sim", "simulate", "--id", "cli-agent-dup", "--steps", "400", "--no-wait");
+    assertEquals(0, sim.exitCode(), sim.out() + sim.err());
+    try {
+      // the SDK's blocking call would wait for the simulation's result: for as long as it runs
+      Process p = start("agent-dup", Map.of("TEMPORAL_ADDRESS", address()), "agent", "--no-worker", "--id",
+          "cli-agent-dup", "-p", "What is 2 + 3?");
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly().waitFor();
+        throw new AssertionError("agent waited on the running simulation: "
+            + Files.readString(dir.resolve("agent-dup.out")));
+      }
+      Result agent = result("agent-dup", p);
+      assertClear(agent, Failures.USAGE, "agent: a run with id 'cli-agent-dup' is already running");
+      assertFalse(agent.out().contains("Started"), agent.out());
+      assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, status("cli-agent-dup"));
+    } finally {
+      assertEquals(0, onServer("agent-dup-stop", "stop", "cli-agent-dup").exitCode());
+    }
+  }
+
+  @Test
+  void resumeOfARunThatIsNotPausedSaysSo() throws Exception {
+    Result sim = onServer("resume-sim", "simulate", "--id", "cli-resume", "--steps", "400", "--no-wait");
+    assertEquals(0, sim.exitCode(), sim.out() + sim.err());
+    try {
+      awaitFirstWorkflowTask("cli-resume");
+      Result notPaused = onServer("resume-not-paused", "resume", "cli-resume");
+      assertClear(notPaused, Failures.USAGE, "resume: 'cli-resume' is not paused: it is running, at step ");
+      assertTrue(notPaused.err().contains("'pause cli-resume'"), notPaused.err());
+      assertFalse(notPaused.out().contains("Resumed"), notPaused.out());
+      // a pause just sent counts: the query answers after the signals the run has received
+      assertEquals(0, onServer("resume-pause", "pause", "cli-resume").exitCode());
+      Result resumed = onServer("resume-paused", "resume", "cli-resume");
+      assertEquals(0, resumed.exitCode(), resumed.out() + resumed.err());
+      assertEquals("Resumed cli-resume.", resumed.out().strip());
+    } finally {
+      assertEquals(0, onServer("resume-stop", "stop", "cli-resume").exitCode());
+    }
+  }
+
+  @Test
+  void ctrlCInAttachOfAnUnknownIdDoesNotSayARunGoesOn() throws Exception {
+    Interrupts.runStarted(null); // an earlier command of this JVM named its run
+    Result r = onServer("attach-unknown", "attach", "cli-never-started");
+    assertClear(r, Failures.NOT_FOUND, "attach: 'cli-never-started' on " + address() + ": no such run");
+    // what Ctrl-C would have said at any moment of it: the run is named only once it is known to exist
+    assertEquals("attach: detached; nothing was started.", Interrupts.detachedLine("attach", "attach"));
   }
 
   @Test
@@ -409,6 +466,17 @@ class CliAgainstServerTest {
       Thread.sleep(100);
     }
     assertFalse(children.stream().anyMatch(ProcessHandle::isAlive), "demo left " + children);
+  }
+
+  /** Waits until a worker has completed the run's first workflow task: before, a query is not answered. */
+  private static void awaitFirstWorkflowTask(String id) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (service.blockingStub().describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
+        .setNamespace("default").setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build())
+        .getWorkflowExecutionInfo().getHistoryLength() < 4) {
+      assertTrue(System.nanoTime() < deadline, id + ": no workflow task completed within 60 s");
+      Thread.sleep(100);
+    }
   }
 
   /** Waits for the run's first step line; returns its workflow id. */

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * A run started on a Temporal where no worker polls is not silent: {@code simulate}, {@code attach} and
  * {@code agent --no-worker}, each in its own process against the real dev server, say within seconds
  * that no worker polls the run's task queues and how to start one, keep waiting, and say once that a
- * worker polls when one is started; the runs then finish.
+ * worker polls when one is started; the runs then finish. {@code describe} of the waiting run says
+ * within seconds that no worker polls, instead of holding its query for over a minute.
  */
 class WaitingForAWorkerTest {
   private final List<Process> started = new ArrayList<>();
@@ -72,6 +73,19 @@ class WaitingForAWorkerTest {
     assertTrue(log("simulate").contains("no-worker-sim waits: a worker started later takes it on"), log("simulate"));
     awaitLine("attach", attach, none, 60);
     awaitLine("agent", agent, none, 60);
+
+    // describe does not hold its query for the minute Temporal would: it says within seconds that none polls.
+    // The first command of this JVM loads gRPC and the SDK (seconds on a loaded machine): 'list' does that, so
+    // that what is timed is describe's own wait.
+    assertEquals(0, CliFailuresTest.run(env, "list").exitCode());
+    long describing = System.nanoTime();
+    CliFailuresTest.Run described = CliFailuresTest.run(env, "describe", "no-worker-sim");
+    long describeMillis = (System.nanoTime() - describing) / 1_000_000;
+    assertEquals(0, described.exitCode(), described.out() + described.err());
+    assertTrue(described.out().contains("Progress:      unknown: no worker polls the task queue 'durable-agents' on "
+        + "127.0.0.1:" + port + " (namespace default); the run waits for one ('durable-agents worker'"),
+        described.out());
+    assertTrue(describeMillis < 5_000, "describe took " + describeMillis + " ms:\n" + described.out());
 
     started.add(ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker"));
     String back = "A worker polls 'durable-agents' and 'durable-agents-llm' now: ";

@@ -17,6 +17,7 @@ import io.durableagents.workflows.llm.ToolChoice;
 import io.durableagents.workflows.task.AgentTaskInput;
 import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.UUID;
@@ -95,10 +96,10 @@ public final class AgentCommand implements Callable<Integer> {
           WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
               .setStaticSummary(task.options().strategy().label() + " with " + task.options().model())
               .build());
-      System.out.println("Started " + workflowId + ": " + task.options().strategy().label() + " with "
-          + task.options().model() + ", tools " + task.tools());
+      SingleRun.start(workflowId, agent::run, marked, () -> System.out.println("Started " + workflowId + ": "
+          + task.options().strategy().label() + " with " + task.options().model() + ", tools " + task.tools()));
       try (ApprovalWatch watch = ApprovalWatch.start(client, workflowId, System.out)) {
-        return agent.run(marked);
+        return WorkflowStub.fromTyped(agent).getResult(AgentTaskResult.class);
       }
     }, result -> print(result, System.out), AgentCommand::exitCode);
   }

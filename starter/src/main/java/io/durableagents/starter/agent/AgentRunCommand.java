@@ -18,6 +18,7 @@ import io.durableagents.workflows.autonomous.SubAgentReport;
 import io.durableagents.workflows.autonomous.TodoItem;
 import io.durableagents.workflows.autonomous.TodoList;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -102,13 +103,13 @@ final class AgentRunCommand implements Callable<Integer> {
           WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(workflowId)
               .setStaticSummary(spec.name() + ": " + spec.reasoning().pattern().label() + " with " + spec.model())
               .build());
-      System.out.println("Started " + workflowId + ": " + spec.name() + ", "
-          + spec.reasoning().pattern().label() + " with " + spec.model());
       AutonomousAgentInput marked = ApprovalSearchAttribute.registered(client)
           ? new AutonomousAgentInput(ApprovalSearchAttribute.on(run.spec()), run.prompt(), run.depth(),
               run.maxDepth(), run.tokenBudget(), run.timeoutSeconds()) : run;
+      SingleRun.start(workflowId, agent::run, marked, () -> System.out.println("Started " + workflowId + ": "
+          + spec.name() + ", " + spec.reasoning().pattern().label() + " with " + spec.model()));
       try (ApprovalWatch watch = ApprovalWatch.start(client, workflowId, System.out)) {
-        return agent.run(marked);
+        return WorkflowStub.fromTyped(agent).getResult(AutonomousAgentResult.class);
       }
     }, result -> print(result, System.out), r -> 0);
   }

@@ -59,9 +59,8 @@ final class SingleRun {
     LocalStack stack = null;
     if (!noWorker) {
       stack = LocalStack.start(connection, Path.of("runs", "agent"), command, workerEnv);
-      Interrupts.runStarted(workflowId);
     } else {
-      Interrupts.runStarted(workflowId);
+      // the run is named to Ctrl-C once it has started (start below): before that, nothing goes on
       Interrupts.detachOnInterrupt(System.err, command, "describe");
     }
     try {
@@ -111,6 +110,27 @@ final class SingleRun {
         stack.close();
       }
     }
+  }
+
+  /**
+   * Starts the workflow method {@code method} of a stub made for {@code workflowId} with {@code input},
+   * then names the run to Ctrl-C and runs {@code started} (which says it started). An id that a running
+   * workflow has (another agent's, a simulation's) is refused as {@code simulate} refuses it: the SDK's
+   * blocking call would instead wait for that workflow's result, for as long as it runs.
+   *
+   * @throws CommandFailure {@link Failures#USAGE} when a run with {@code workflowId} is running
+   */
+  static <A, R> void start(String workflowId, io.temporal.workflow.Functions.Func1<A, R> method, A input,
+      Runnable started) {
+    try {
+      WorkflowClient.start(method, input);
+    } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
+      throw new CommandFailure(Failures.USAGE, "a run with id '" + workflowId + "' is already running",
+          "Choose another --id (or leave it out for a generated one); 'describe " + workflowId
+              + "' shows the running one.", e);
+    }
+    Interrupts.runStarted(workflowId);
+    started.run();
   }
 
   private static void closeQuietly(AutoCloseable c) {

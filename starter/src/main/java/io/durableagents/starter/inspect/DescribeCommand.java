@@ -3,6 +3,7 @@ package io.durableagents.starter.inspect;
 import io.durableagents.starter.Environment;
 import io.durableagents.starter.Failures;
 import io.durableagents.starter.Links;
+import io.durableagents.starter.SimulationControl;
 import io.durableagents.starter.agent.AgentCommand;
 import io.durableagents.starter.run.CountColumns;
 import io.durableagents.starter.run.FailingWorkflowTask;
@@ -10,6 +11,7 @@ import io.durableagents.starter.run.Origin;
 import io.durableagents.starter.run.ServerWatch;
 import io.durableagents.starter.run.SimulationRunner;
 import io.durableagents.starter.run.SimulationRuns;
+import io.durableagents.starter.run.WorkerWatch;
 import io.durableagents.worker.TemporalConnection;
 import io.durableagents.workflows.agent.AgentTaskResult;
 import io.durableagents.workflows.simulation.Intervention;
@@ -154,24 +156,52 @@ public final class DescribeCommand implements Callable<Integer> {
           System.out.println("  " + s.step() + "\t" + columns.ordered(s.counts()));
         }
       } else if (info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
-        try {
-          SimulationProgress p = client.newWorkflowStub(SimulationWorkflow.class, workflowId).progress();
-          System.out.println("Progress:      step " + p.step() + "/" + p.totalSteps() + ", "
-              + p.agents() + " agents, " + p.llmCalls() + " LLM calls, " + p.usage().total() + " tokens"
-              + (p.paused() ? ", paused" : "") + (p.stopRequested() ? ", stopping" : "")
-              + (p.runs() > 1 ? ", run " + p.runs() + " (continued as new)" : ""));
-          System.out.println("Counts:        " + columns.ordered(p.counts()));
-          for (Intervention v : client.newWorkflowStub(SimulationWorkflow.class, workflowId).interventions()) {
-            System.out.println("Intervention:  " + intervention(v));
-          }
-        } catch (RuntimeException e) {
-          System.out.println("Progress:      unknown (no worker answered the query: is one running?)");
-        }
+        printProgress(connection, service, client, info, columns);
       }
       System.out.println(Links.where(connection, service, workflowId));
       return 0;
     } finally {
       service.shutdown();
+    }
+  }
+
+  /**
+   * A running simulation's progress, counts and interventions (queries), said within seconds either way:
+   * Temporal holds a query to a run that no worker takes for over a minute, so no query is sent when no
+   * worker polls the run's task queue, and one that gets no answer within {@link
+   * SimulationControl#QUERY_WAIT} is not waited for.
+   */
+  private void printProgress(TemporalConnection connection, WorkflowServiceStubs service, WorkflowClient client,
+      WorkflowExecutionInfo info, CountColumns columns) {
+    String queue = info.getTaskQueue();
+    if (WorkerWatch.workflowWorkerPolls(service, connection.namespace(), queue).equals(java.util.Optional.of(false))) {
+      System.out.println("Progress:      unknown: no worker polls the task queue '" + queue + "' on "
+          + connection.address() + " (namespace " + connection.namespace() + "); the run waits for one "
+          + "('durable-agents worker', with the same TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE)");
+      return;
+    }
+    SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, workflowId);
+    record Answer(SimulationProgress progress, List<Intervention> interventions) {}
+    java.util.Optional<Answer> answer;
+    try {
+      answer = SimulationControl.boundedQuery(() -> new Answer(sim.progress(), sim.interventions()));
+    } catch (RuntimeException e) {
+      System.out.println("Progress:      unknown (" + Failures.about("the query failed", e).getMessage() + ")");
+      return;
+    }
+    if (answer.isEmpty()) {
+      System.out.println("Progress:      unknown: no worker answered the query within "
+          + SimulationControl.QUERY_WAIT.toSeconds() + " s (a worker busy with a long step, or none running)");
+      return;
+    }
+    SimulationProgress p = answer.get().progress();
+    System.out.println("Progress:      step " + p.step() + "/" + p.totalSteps() + ", "
+        + p.agents() + " agents, " + p.llmCalls() + " LLM calls, " + p.usage().total() + " tokens"
+        + (p.paused() ? ", paused" : "") + (p.stopRequested() ? ", stopping" : "")
+        + (p.runs() > 1 ? ", run " + p.runs() + " (continued as new)" : ""));
+    System.out.println("Counts:        " + columns.ordered(p.counts()));
+    for (Intervention v : answer.get().interventions()) {
+      System.out.println("Intervention:  " + intervention(v));
     }
   }
 

@@ -35,9 +35,11 @@ public final class AttachCommand implements Callable<Integer> {
     StartChecks.outputFile("--chart", output.chart);
     TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = ServerWatch.connect(connection, workflowId);
-    Interrupts.runStarted(workflowId);
     Interrupts.detachOnInterrupt(System.err, "attach", "attach");
     try {
+      // Ctrl-C says that the run goes on only once it is known to exist
+      requireExists(service, connection);
+      Interrupts.runStarted(workflowId);
       SimulationRunner runner = new SimulationRunner(connection.client(service), System.out);
       SimulationResult result;
       try {
@@ -54,6 +56,23 @@ public final class AttachCommand implements Callable<Integer> {
       return 0;
     } finally {
       service.shutdown();
+    }
+  }
+
+  /** Throws the not-found failure when the server has no run {@code workflowId}. */
+  private void requireExists(WorkflowServiceStubs service, TemporalConnection connection) {
+    try {
+      service.blockingStub().withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS).describeWorkflowExecution(
+          io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder()
+              .setNamespace(connection.namespace())
+              .setExecution(io.temporal.api.common.v1.WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+              .build());
+    } catch (io.grpc.StatusRuntimeException e) {
+      if (e.getStatus().getCode() == io.grpc.Status.Code.NOT_FOUND
+          && !String.valueOf(e.getStatus().getDescription()).toLowerCase().contains("namespace")) {
+        throw new ServerWatch(service, workflowId, "attach").notFound();
+      }
+      throw Failures.about("cannot follow '" + workflowId + "' on " + connection.address(), e);
     }
   }
 }

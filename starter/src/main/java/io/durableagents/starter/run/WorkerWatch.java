@@ -179,9 +179,28 @@ public final class WorkerWatch {
   }
 
   private boolean hasLivePoller(Queue q) {
-    List<PollerInfo> pollers = service.blockingStub().withDeadlineAfter(5, TimeUnit.SECONDS)
+    return hasLivePoller(service, namespace, q.name(), q.type(), 5);
+  }
+
+  /**
+   * Whether a live worker polls the workflow task queue {@code taskQueue} (one a query to a run on it
+   * needs); empty when the server cannot say (the in-memory Temporal has no {@code DescribeTaskQueue}) or
+   * does not answer within 2 s.
+   */
+  public static Optional<Boolean> workflowWorkerPolls(WorkflowServiceStubs service, String namespace,
+      String taskQueue) {
+    try {
+      return Optional.of(hasLivePoller(service, namespace, taskQueue, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, 2));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean hasLivePoller(WorkflowServiceStubs service, String namespace, String taskQueue,
+      TaskQueueType type, long deadlineSeconds) {
+    List<PollerInfo> pollers = service.blockingStub().withDeadlineAfter(deadlineSeconds, TimeUnit.SECONDS)
         .describeTaskQueue(DescribeTaskQueueRequest.newBuilder().setNamespace(namespace)
-            .setTaskQueue(TaskQueue.newBuilder().setName(q.name())).setTaskQueueType(q.type()).build())
+            .setTaskQueue(TaskQueue.newBuilder().setName(taskQueue)).setTaskQueueType(type).build())
         .getPollersList();
     long now = System.currentTimeMillis();
     for (PollerInfo p : pollers) {
