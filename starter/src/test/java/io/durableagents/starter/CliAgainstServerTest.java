@@ -32,8 +32,9 @@ import org.junit.jupiter.api.Test;
  * The failures that need a Temporal (or something that is not one), through the real command line in
  * its own process: an unreachable address, a malformed one, a web server and a silent TCP port where
  * Temporal should be; start-up checks that must not start a workflow; an id already running; an
- * unknown agent; runs that fail because the worker has no key; and Ctrl-C in {@code simulate}
- * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind).
+ * unknown agent; runs that fail because the worker has no key; Ctrl-C in {@code simulate}
+ * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind); and the
+ * search attributes every run of a simulation carries, however it was started.
  */
 class CliAgainstServerTest {
   private static Path dir;
