@@ -28,6 +28,7 @@ async function load() {
       const row = tbody.insertRow();
       cell(row, s.id, '/simulation?id=' + encodeURIComponent(s.id));
       cell(row, s.scenario);
+      cell(row, s.strategy);
       cell(row, s.status);
       cell(row, s.step);
       cell(row, s.started);

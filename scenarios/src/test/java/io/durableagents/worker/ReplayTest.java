@@ -120,7 +120,11 @@ class ReplayTest {
         "simulation-agent-failure-skipped.json", "simulation-checkpointed.json",
         "simulation-intervened.json", "agent-task-mcp.json",
         "agent-task-approval.json", "agent-group-step-cot-threads.json", "agent-group-step-cot.json",
+<<<<<<< HEAD
         "model-slots-run1.json", "model-slots-run2.json")) {
+=======
+        "simulation-search-attributes-run1.json", "simulation-search-attributes-run2.json")) {
+>>>>>>> fork-attrs
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -167,6 +171,7 @@ class ReplayTest {
       String buyerStep = negotiation + "/agent-buyer-3/step-3";
       out.put("agent-step-negotiation-buyer.json", new Recorded(buyerStep, client.fetchHistory(buyerStep)));
       continued(client, out);
+      searchAttributes(env, client, out);
       checkpointed(client, out);
       intervened(client, out);
       steered(client, out);
@@ -366,6 +371,30 @@ class ReplayTest {
         .getContinuedExecutionRunId();
     out.put("simulation-continued-run1.json", new Recorded(id, client.fetchHistory(id, firstRunId)));
     out.put("simulation-continued-run2.json", new Recorded(id, second));
+  }
+
+  /**
+   * A simulation that sets our search attributes (registered on the test server), its roles running
+   * different strategies, continued as new after step 2: the first run and the second (which, before {@code
+   * every-run-search-attributes}, set none).
+   */
+  private static void searchAttributes(TestWorkflowEnvironment env, WorkflowClient client,
+      Map<String, Recorded> out) {
+    for (io.temporal.common.SearchAttributeKey<?> key : io.durableagents.workflows.SearchAttributes.ALL) {
+      env.registerSearchAttribute(key.getName(), key.getValueType());
+    }
+    String id = "sim-epstein-replay-search-attributes";
+    client.newWorkflowStub(SimulationWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+        .run(new SimulationInput("epstein", 3, 13, SMALL, AgentOptions.defaults(),
+            Map.of("citizen", AgentOptions.newBuilder().setStrategy(Strategy.REWOO).build(),
+                "cop", AgentOptions.newBuilder().setStrategy(Strategy.REACT).build()), null, true)
+            .withContinueAsNewEvery(2));
+    WorkflowExecutionHistory second = client.fetchHistory(id);
+    String firstRunId = second.getEvents().get(0).getWorkflowExecutionStartedEventAttributes()
+        .getContinuedExecutionRunId();
+    out.put("simulation-search-attributes-run1.json", new Recorded(id, client.fetchHistory(id, firstRunId)));
+    out.put("simulation-search-attributes-run2.json", new Recorded(id, second));
   }
 
   /** A simulation that writes a checkpoint every 2 steps, and one on demand while paused. */

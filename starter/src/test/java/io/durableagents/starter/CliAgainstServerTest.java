@@ -32,11 +32,12 @@ import org.junit.jupiter.api.Test;
  * The failures that need a Temporal (or something that is not one), through the real command line in
  * its own process: an unreachable address, a malformed one, a web server and a silent TCP port where
  * Temporal should be; start-up checks that must not start a workflow; an id already running; an
- * unknown agent; runs that fail because the worker has no key; and Ctrl-C in {@code simulate}
- * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind). Around
- * run ids: {@code agent} under a running simulation's id is refused, not left waiting on it; {@code
- * resume} of a run that is not paused says so; {@code plans} and {@code attach} of an unknown id are not
- * found (exit 3), and {@code attach} names no run to Ctrl-C before it has found one.
+ * unknown agent; runs that fail because the worker has no key; Ctrl-C in {@code simulate}
+ * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind); the
+ * search attributes every run of a simulation carries, however it was started. Around run ids: {@code
+ * agent} under a running simulation's id is refused, not left waiting on it; {@code resume} of a run that
+ * is not paused says so; {@code plans} and {@code attach} of an unknown id are not found (exit 3), and
+ * {@code attach} names no run to Ctrl-C before it has found one.
  */
 class CliAgainstServerTest {
   private static Path dir;
@@ -351,6 +352,98 @@ class CliAgainstServerTest {
     assertTrue(rows.get(at - 1).endsWith(","), rows.get(at - 1));
     assertClear(onServer("int-over", "intervene", "cli-int", "--param", "legitimacy=0.2"), Failures.USAGE,
         "intervene: 'cli-int' has ended");
+  }
+
+  /**
+   * The runs of the simulations whose ids start with {@code prefix} that {@code query} finds (AND-ed with
+   * {@code WorkflowType = 'Simulation'}), by run id, once visibility lists {@code runs} of them with
+   * {@code ready} true (visibility is written after the run's events).
+   */
+  private static Map<String, io.temporal.api.workflow.v1.WorkflowExecutionInfo> listed(String query, String prefix,
+      int runs, java.util.function.Predicate<io.temporal.api.workflow.v1.WorkflowExecutionInfo> ready)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      Map<String, io.temporal.api.workflow.v1.WorkflowExecutionInfo> found = new java.util.TreeMap<>();
+      for (io.temporal.api.workflow.v1.WorkflowExecutionInfo info : service.blockingStub().listWorkflowExecutions(
+          io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest.newBuilder().setNamespace("default")
+              .setPageSize(1000).setQuery("WorkflowType = 'Simulation'" + (query.isEmpty() ? "" : " AND " + query))
+              .build()).getExecutionsList()) {
+        if (info.getExecution().getWorkflowId().startsWith(prefix)) {
+          found.put(info.getExecution().getRunId(), info);
+        }
+      }
+      if ((found.size() >= runs && found.values().stream().allMatch(ready)) || System.nanoTime() > deadline) {
+        return found;
+      }
+      Thread.sleep(200); // polling visibility until it has caught up, not waiting in place of a condition
+    }
+  }
+
+  private static String attribute(io.temporal.api.workflow.v1.WorkflowExecutionInfo info,
+      io.temporal.common.SearchAttributeKey<String> key) {
+    return io.durableagents.starter.inspect.ListCommand.attribute(info, key);
+  }
+
+  /**
+   * Issue 36, item 1: a simulation carries Scenario and Strategy however it was started (simulate, fork,
+   * simulate --from-checkpoint) and in each of its continued runs, so {@code Scenario = "epstein"} finds
+   * every run, and {@code list} and the view show them for a fork.
+   */
+  @Test
+  void everyRunOfEverySimulationCarriesItsScenarioAndStrategy() throws Exception {
+    Result original = onServer("attrs-ref", "simulate", "--id", "cli-attrs", "--steps", "4", "--seed", "3",
+        "--citizens", "6", "--cops", "2", "--continue-as-new-every", "2", "--checkpoint-every", "2",
+        "--progress", "lines");
+    assertEquals(0, original.exitCode(), original.out() + original.err());
+    Result fork = onServer("attrs-fork", "fork", "cli-attrs", "--at-step", "1", "--id", "cli-attrs-fork",
+        "--progress", "lines");
+    assertEquals(0, fork.exitCode(), fork.out() + fork.err());
+    Path checkpoint = dir.resolve("checkpoints").resolve("cli-attrs").resolve("step-000002.json");
+    Result restored = onServer("attrs-restored", "simulate", "--from-checkpoint", checkpoint.toString(),
+        "--id", "cli-attrs-restored", "--progress", "lines");
+    assertEquals(0, restored.exitCode(), restored.out() + restored.err());
+
+    // cli-attrs: 2 runs (continued after step 2); the fork: steps 2-3, then 4 (2 runs); the restored: 3-4
+    Map<String, io.temporal.api.workflow.v1.WorkflowExecutionInfo> all = listed("", "cli-attrs", 5,
+        info -> info.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertEquals(5, all.size(), all.values().toString());
+    Map<String, io.temporal.api.workflow.v1.WorkflowExecutionInfo> byScenario =
+        listed("Scenario = 'epstein'", "cli-attrs", all.size(), info -> true);
+    assertEquals(all.keySet(), byScenario.keySet(), "Scenario = 'epstein' finds every run of every start: "
+        + all.values().stream().map(i -> i.getExecution().getWorkflowId() + " " + i.getSearchAttributes()).toList());
+    for (io.temporal.api.workflow.v1.WorkflowExecutionInfo info : all.values()) {
+      assertEquals("cot", attribute(info, io.durableagents.workflows.SearchAttributes.STRATEGY),
+          info.getExecution().getWorkflowId() + ": " + info.getSearchAttributes());
+    }
+
+    Result list = onServer("attrs-list", "list", "--limit", "100");
+    List<String> forkRows = list.out().lines().filter(l -> l.startsWith("cli-attrs-fork ")).toList();
+    assertEquals(1, forkRows.size(), list.out());
+    assertTrue(forkRows.get(0).matches("cli-attrs-fork\\s+completed\\s+epstein\\s+cot\\s+.+\\s2"), forkRows.get(0));
+    io.durableagents.starter.view.ViewActions.SimulationRow row = io.durableagents.starter.view.ViewActions
+        .simulations(service, "default", 100).stream().filter(r -> r.id().equals("cli-attrs-fork")).findFirst()
+        .orElseThrow();
+    assertEquals("epstein", row.scenario(), row.toString());
+    assertEquals("cot", row.strategy(), row.toString());
+    assertEquals(4L, row.step(), row.toString());
+  }
+
+  /**
+   * Issue 36, item 2: a run whose roles run different strategies says each role's in {@code Strategy}, not
+   * the default ({@code cot}) that none of its agents ran; {@code list} shows it.
+   */
+  @Test
+  void aRunWhoseRolesRunDifferentStrategiesSaysEachRolesStrategy() throws Exception {
+    Result mixed = onServer("mix", "simulate", "--id", "cli-mix", "--steps", "2", "--seed", "5",
+        "--citizens", "3", "--cops", "1", "--strategy", "citizen=rewoo,cop=react", "--progress", "lines");
+    assertEquals(0, mixed.exitCode(), mixed.out() + mixed.err());
+    Map<String, io.temporal.api.workflow.v1.WorkflowExecutionInfo> runs = listed(
+        "Strategy = 'citizen=rewoo,cop=react'", "cli-mix", 1, info -> true);
+    assertEquals(1, runs.size(), "Strategy of cli-mix: " + listed("", "cli-mix", 1, info -> true).values());
+    Result list = onServer("mix-list", "list", "--limit", "100");
+    assertTrue(list.out().lines().anyMatch(l -> l.matches("cli-mix\\s+completed\\s+epstein\\s+citizen=rewoo,cop=react\\s+.+\\s1")),
+        list.out());
   }
 
   @Test

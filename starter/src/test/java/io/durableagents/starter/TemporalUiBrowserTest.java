@@ -115,6 +115,9 @@ class TemporalUiBrowserTest {
     assertTrue(list.contains("Scenario = \"epstein\""), "the filter is shown as the query: " + list);
     assertFalse(list.contains(CALC), "an agent task has no scenario: " + list);
     shot("01-workflows-by-scenario");
+    // the fork carries Scenario as the simulation it came from does (issue 36)
+    browser.open(list("Scenario=\"epstein\" AND WorkflowType=\"Simulation\""));
+    browser.awaitText(SIM, FORK);
 
     browser.open(workflow(SIM));
     browser.awaitText("Relationships", "Simulation");

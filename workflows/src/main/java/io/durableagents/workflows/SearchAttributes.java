@@ -10,7 +10,13 @@ import java.util.List;
  * only when it finds them registered, so a server without them never sees an upsert it would reject.
  */
 public final class SearchAttributes {
+  /** The scenario, in every run of a simulation (however started) and in its agent steps. */
   public static final SearchAttributeKey<String> SCENARIO = SearchAttributeKey.forKeyword("Scenario");
+  /**
+   * What the agents run: in a simulation's runs the strategy when all its agents run one ({@code cot}), else
+   * each role's, by role ({@code citizen=rewoo,cop=react}); in an agent step its agent's. A Keyword (as
+   * registered since the start: a registered attribute's type cannot change), so older runs read as before.
+   */
   public static final SearchAttributeKey<String> STRATEGY = SearchAttributeKey.forKeyword("Strategy");
   public static final SearchAttributeKey<Long> SIM_STEP = SearchAttributeKey.forLong("SimStep");
   /** The simulation a fork (or a run started from a checkpoint) came from: {@code ForkedFrom = "sim-..."}. */

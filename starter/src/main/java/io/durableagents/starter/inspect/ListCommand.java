@@ -7,12 +7,16 @@ import io.durableagents.starter.TemporalCheck;
 import io.durableagents.worker.TemporalConnection;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.durableagents.workflows.SearchAttributes;
+import io.temporal.api.common.v1.Payload;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.filter.v1.WorkflowTypeFilter;
 import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.ListClosedWorkflowExecutionsRequest;
 import io.temporal.api.workflowservice.v1.ListOpenWorkflowExecutionsRequest;
 import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
+import io.temporal.common.SearchAttributeKey;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,17 +51,38 @@ public final class ListCommand implements Callable<Integer> {
                 + "restarts (docs/embedded-temporal.md)." : ""));
         return 0;
       }
-      System.out.printf("%-48s %-15s %-20s %-20s %s%n", "WORKFLOW ID", "STATUS", "STARTED", "CLOSED", "RUNS");
+      System.out.printf("%-48s %-15s %-12s %-14s %-20s %-20s %s%n", "WORKFLOW ID", "STATUS", "SCENARIO",
+          "STRATEGY", "STARTED", "CLOSED", "RUNS");
       for (Simulation sim : simulations) {
         WorkflowExecutionInfo latest = withCloseTime(service, connection.namespace(), sim.latest());
-        System.out.printf("%-48s %-15s %-20s %-20s %d%n", latest.getExecution().getWorkflowId(),
-            Describe.status(latest.getStatus()), Describe.time(sim.first().getStartTime()),
+        System.out.printf("%-48s %-15s %-12s %-14s %-20s %-20s %d%n", latest.getExecution().getWorkflowId(),
+            Describe.status(latest.getStatus()), orDash(attribute(latest, SearchAttributes.SCENARIO)),
+            orDash(attribute(latest, SearchAttributes.STRATEGY)), Describe.time(sim.first().getStartTime()),
             latest.hasCloseTime() && latest.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
                 ? Describe.time(latest.getCloseTime()) : "-", sim.runs());
       }
       return 0;
     } finally {
       service.shutdown();
+    }
+  }
+
+  private static String orDash(String value) {
+    return value == null || value.isEmpty() ? "-" : value;
+  }
+
+  /**
+   * A search attribute of a listed run, or null when the run has none (a server without our attributes, a
+   * run started before they were set) or one that does not read as {@code key}'s type.
+   */
+  @SuppressWarnings("unchecked")
+  public static <T> T attribute(WorkflowExecutionInfo info, SearchAttributeKey<T> key) {
+    Payload p = info.getSearchAttributes().getIndexedFieldsMap().get(key.getName());
+    try {
+      return p == null ? null : (T) DefaultDataConverter.STANDARD_INSTANCE.fromPayload(p, key.getValueClass(),
+          key.getValueReflectType());
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 

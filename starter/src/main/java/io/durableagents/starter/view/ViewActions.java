@@ -29,12 +29,10 @@ import io.durableagents.workflows.simulation.Intervention;
 import io.durableagents.workflows.simulation.InterventionRequest;
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
-import io.temporal.api.common.v1.Payload;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
-import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -52,9 +50,9 @@ import java.util.UUID;
 public final class ViewActions {
   private ViewActions() {}
 
-  /** A simulation as the view lists it: {@code list}'s row, with its scenario and step from visibility. */
+  /** A simulation as the view lists it: {@code list}'s row, with its scenario, strategy and step from visibility. */
   public record SimulationRow(String id, String status, String started, String closed, int runs, String scenario,
-      Long step) {}
+      String strategy, Long step) {}
 
   /** A tool call waiting for approval, named as {@code approvals} names it. */
   public record WaitingCall(String call, String tool, JsonNode arguments, String agentStep) {}
@@ -103,19 +101,11 @@ public final class ViewActions {
           Describe.time(sim.first().getStartTime()),
           latest.hasCloseTime() && latest.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
               ? Describe.time(latest.getCloseTime()) : null, sim.runs(),
-          attribute(latest, SearchAttributes.SCENARIO.getName(), String.class),
-          attribute(latest, SearchAttributes.SIM_STEP.getName(), Long.class)));
+          ListCommand.attribute(latest, SearchAttributes.SCENARIO),
+          ListCommand.attribute(latest, SearchAttributes.STRATEGY),
+          ListCommand.attribute(latest, SearchAttributes.SIM_STEP)));
     }
     return rows;
-  }
-
-  private static <T> T attribute(WorkflowExecutionInfo info, String name, Class<T> type) {
-    Payload p = info.getSearchAttributes().getIndexedFieldsMap().get(name);
-    try {
-      return p == null ? null : DefaultDataConverter.STANDARD_INSTANCE.fromPayload(p, type, type);
-    } catch (RuntimeException e) {
-      return null;
-    }
   }
 
   /** The scenario's parameters that may change while it runs (what {@code intervene} takes). */
