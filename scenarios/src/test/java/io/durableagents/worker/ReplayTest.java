@@ -120,11 +120,8 @@ class ReplayTest {
         "simulation-agent-failure-skipped.json", "simulation-checkpointed.json",
         "simulation-intervened.json", "agent-task-mcp.json",
         "agent-task-approval.json", "agent-group-step-cot-threads.json", "agent-group-step-cot.json",
-<<<<<<< HEAD
-        "model-slots-run1.json", "model-slots-run2.json")) {
-=======
+        "model-slots-run1.json", "model-slots-run2.json",
         "simulation-search-attributes-run1.json", "simulation-search-attributes-run2.json")) {
->>>>>>> fork-attrs
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
