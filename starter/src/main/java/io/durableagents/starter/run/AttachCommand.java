@@ -69,7 +69,9 @@ public final class AttachCommand implements Callable<Integer> {
               .build());
     } catch (io.grpc.StatusRuntimeException e) {
       if (e.getStatus().getCode() == io.grpc.Status.Code.NOT_FOUND
-          && !String.valueOf(e.getStatus().getDescription()).toLowerCase().contains("namespace")) {
+          // a run that is not there; not a namespace that is not (the in-memory server names the namespace in
+          // its run-not-found description, so only a description that starts with it is the namespace's)
+          && !String.valueOf(e.getStatus().getDescription()).matches("(?is)^namespace\\b.*not found.*")) {
         throw new ServerWatch(service, workflowId, "attach").notFound();
       }
       throw Failures.about("cannot follow '" + workflowId + "' on " + connection.address(), e);
