@@ -95,7 +95,7 @@ public final class SimulationControl {
   }
 
   /** How long a command waits for a worker to answer a query before it says that none did. */
-  public static final java.time.Duration QUERY_WAIT = java.time.Duration.ofSeconds(3);
+  public static final java.time.Duration QUERY_WAIT = java.time.Duration.ofSeconds(10);
 
   /**
    * The answer of {@code query}, or empty when no worker answered it within {@link #QUERY_WAIT}: Temporal
