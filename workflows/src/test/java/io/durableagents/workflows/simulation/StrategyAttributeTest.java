@@ -28,7 +28,7 @@ class StrategyAttributeTest {
   private static String attribute(Strategy defaults, Map<String, AgentOptions> byRole) {
     SimulationInput input = SimulationInput.of("epstein", 1, 1L).withAgentOptions(running(defaults))
         .withRoleOptions(byRole);
-    return SimulationWorkflowImpl.strategyAttribute(input, WORLD);
+    return SimulationSearchAttributes.strategyAttribute(input, WORLD);
   }
 
   @Test
