@@ -49,6 +49,27 @@ public interface ModelSlots {
       public void close() {}
     };
 
+    /**
+     * A slot that waited {@code waited} and, closed, runs {@code giveBack} once: a second close does
+     * nothing.
+     */
+    static Slot of(Duration waited, Runnable giveBack) {
+      java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+      return new Slot() {
+        @Override
+        public Duration waited() {
+          return waited;
+        }
+
+        @Override
+        public void close() {
+          if (closed.compareAndSet(false, true)) {
+            giveBack.run();
+          }
+        }
+      };
+    }
+
     /** How long the call waited for this slot. */
     Duration waited();
 

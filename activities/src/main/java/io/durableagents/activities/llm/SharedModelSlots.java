@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,7 +106,8 @@ public final class SharedModelSlots implements ModelSlots {
           case GRANTED -> {
             Duration waited = Duration.ofNanos(System.nanoTime() - start);
             log.debug("slots of {}: {} holds one of {} after waiting {} ms", model, holder, capacity, waited.toMillis());
-            return new SharedSlot(temporal, model, workflowId, new SlotRelease(holder, request), waited);
+            SlotRelease release = new SlotRelease(holder, request);
+            return Slot.of(waited, () -> release(temporal, model, workflowId, release));
           }
           case AGAIN -> {
             // The slots workflow continued as new; the request keeps its place in the next run.
@@ -172,35 +172,6 @@ public final class SharedModelSlots implements ModelSlots {
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private static final class SharedSlot implements Slot {
-    private final WorkflowClient temporal;
-    private final String model;
-    private final String workflowId;
-    private final SlotRelease release;
-    private final Duration waited;
-    private final AtomicBoolean closed = new AtomicBoolean();
-
-    SharedSlot(WorkflowClient temporal, String model, String workflowId, SlotRelease release, Duration waited) {
-      this.temporal = temporal;
-      this.model = model;
-      this.workflowId = workflowId;
-      this.release = release;
-      this.waited = waited;
-    }
-
-    @Override
-    public Duration waited() {
-      return waited;
-    }
-
-    @Override
-    public void close() {
-      if (closed.compareAndSet(false, true)) {
-        release(temporal, model, workflowId, release);
       }
     }
   }

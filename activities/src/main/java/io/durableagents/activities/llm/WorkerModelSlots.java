@@ -86,7 +86,7 @@ public final class WorkerModelSlots implements ModelSlots {
         Lease shared = held.get(holder);
         if (shared != null) {
           shared.refs++;
-          return new Handle(this, shared, Duration.ZERO);
+          return Slot.of(Duration.ZERO, () -> release(shared));
         }
       }
       long start = System.nanoTime();
@@ -99,13 +99,13 @@ public final class WorkerModelSlots implements ModelSlots {
           // Another attempt of the same call took one while this one waited.
           semaphore.release();
           shared.refs++;
-          return new Handle(this, shared, waited);
+          return Slot.of(waited, () -> release(shared));
         }
         Lease lease = new Lease(holder);
         held.put(holder, lease);
         lease.expiry = EXPIRIES.schedule(() -> expire(lease, holdAtMost),
             Math.max(1, holdAtMost.toMillis()), TimeUnit.MILLISECONDS);
-        return new Handle(this, lease, waited);
+        return Slot.of(waited, () -> release(lease));
       }
     }
 
@@ -142,36 +142,6 @@ public final class WorkerModelSlots implements ModelSlots {
 
     Lease(String holder) {
       this.holder = holder;
-    }
-  }
-
-  /** One acquisition of a lease. */
-  private static final class Handle implements Slot {
-    private final ModelQueue queue;
-    private final Lease lease;
-    private final Duration waited;
-    private boolean closed;
-
-    Handle(ModelQueue queue, Lease lease, Duration waited) {
-      this.queue = queue;
-      this.lease = lease;
-      this.waited = waited;
-    }
-
-    @Override
-    public Duration waited() {
-      return waited;
-    }
-
-    @Override
-    public void close() {
-      synchronized (this) {
-        if (closed) {
-          return;
-        }
-        closed = true;
-      }
-      queue.release(lease);
     }
   }
 
