@@ -70,7 +70,8 @@ class ReplayTest {
   void freshHistoriesReplay() throws Exception {
     Map<String, Recorded> fresh = record();
     for (Recorded r : fresh.values()) {
-      SameResultReplay.replay("fresh " + r.workflowId(), r.history(), SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class, ModelSlotsWorkflowImpl.class);
+      SameResultReplay.replay("fresh " + r.workflowId(), r.history(), SimulationWorkflowImpl.class, AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class, AutonomousAgentWorkflowImpl.class, ModelSlotsWorkflowImpl.class,
+          io.durableagents.workflows.experiment.ExperimentWorkflowImpl.class);
     }
     if (Boolean.getBoolean("recordHistories")) {
       Files.createDirectories(HISTORIES);
@@ -104,7 +105,8 @@ class ReplayTest {
       WorkflowExecutionHistory history = WorkflowExecutionHistory.fromJson(Files.readString(file), workflowId);
       SameResultReplay.replay(file.getFileName().toString(), history, SimulationWorkflowImpl.class,
           AgentStepWorkflowImpl.class, AgentGroupStepWorkflowImpl.class, AgentTaskWorkflowImpl.class,
-          AutonomousAgentWorkflowImpl.class, ModelSlotsWorkflowImpl.class);
+          AutonomousAgentWorkflowImpl.class, ModelSlotsWorkflowImpl.class,
+          io.durableagents.workflows.experiment.ExperimentWorkflowImpl.class);
       names.add(file.getFileName().toString());
     }
     for (String expected : List.of("simulation-epstein-cot.json", "agent-step-cot.json",
@@ -121,7 +123,8 @@ class ReplayTest {
         "simulation-intervened.json", "agent-task-mcp.json",
         "agent-task-approval.json", "agent-group-step-cot-threads.json", "agent-group-step-cot.json",
         "model-slots-run1.json", "model-slots-run2.json",
-        "simulation-search-attributes-run1.json", "simulation-search-attributes-run2.json")) {
+        "simulation-search-attributes-run1.json", "simulation-search-attributes-run2.json",
+        "experiment-grid.json")) {
       assertTrue(names.contains(expected), "missing recorded history " + expected + " in " + names);
     }
   }
@@ -171,6 +174,7 @@ class ReplayTest {
       searchAttributes(env, client, out);
       checkpointed(client, out);
       intervened(client, out);
+      experiment(client, out);
       steered(client, out);
       // group steps: the agents' steps of a simulation step in workflows of 2 agents of one role
       String grouped = "sim-epstein-replay-groups";
@@ -434,6 +438,25 @@ class ReplayTest {
       }
       first = previous;
     }
+  }
+
+  /** An experiment of three runs, two at once: two complete, one fails (a value its check refuses). */
+  private static void experiment(WorkflowClient client, Map<String, Recorded> out) {
+    String id = "exp-epstein-replay";
+    SimulationInput base = new SimulationInput("epstein", 2, 11, SMALL, null, null, null);
+    java.util.List<io.durableagents.workflows.experiment.ExperimentRun> runs = new ArrayList<>();
+    for (String legitimacy : List.of("0.3", "0.8", "7")) {
+      com.fasterxml.jackson.databind.node.ObjectNode params = io.durableagents.api.Json.MAPPER.createObjectNode()
+          .put("legitimacy", Double.parseDouble(legitimacy));
+      runs.add(new io.durableagents.workflows.experiment.ExperimentRun(runs.size() + 1,
+          Map.of("legitimacy", legitimacy), (long) runs.size() + 1, params, null, null, null));
+    }
+    client.newWorkflowStub(io.durableagents.workflows.experiment.ExperimentWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).build())
+        .run(new io.durableagents.workflows.experiment.ExperimentInput("replay", base, runs, 2,
+            new io.durableagents.workflows.experiment.ExperimentBudget(10_000L, null), null, null, 40L, null,
+            null, null));
+    out.put("experiment-grid.json", new Recorded(id, client.fetchHistory(id)));
   }
 
   private static Path checkpoints() {

@@ -11,6 +11,8 @@ import io.durableagents.workflows.agent.AgentStepWorkflow;
 import io.durableagents.workflows.agent.AgentStepWorkflowImpl;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflowImpl;
+import io.durableagents.workflows.experiment.ExperimentWorkflow;
+import io.durableagents.workflows.experiment.ExperimentWorkflowImpl;
 import io.durableagents.workflows.llm.slots.ModelSlotsWorkflowImpl;
 import io.durableagents.workflows.scenario.ScenarioRegistry;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
@@ -76,6 +78,7 @@ final class TaskQueueRegistrations {
           AgentTaskWorkflow.class, () -> new AgentTaskWorkflowImpl(toolPolicies), options);
       worker.registerWorkflowImplementationFactory(
           AutonomousAgentWorkflow.class, () -> new AutonomousAgentWorkflowImpl(toolPolicies), options);
+      worker.registerWorkflowImplementationFactory(ExperimentWorkflow.class, ExperimentWorkflowImpl::new, options);
       // The slots of capped models shared by every worker (DURABLE_AGENTS_LLM_SLOTS_SCOPE=shared); every
       // worker runs it, so that it needs no worker of its own whichever worker's call starts it.
       worker.registerWorkflowImplementationTypes(ModelSlotsWorkflowImpl.class);
