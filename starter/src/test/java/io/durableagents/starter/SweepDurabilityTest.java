@@ -1,0 +1,143 @@
+package io.durableagents.starter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durableagents.starter.local.ChildProcesses;
+import io.durableagents.testkit.ExecutionJournalCheck;
+import io.durableagents.worker.CompletedActivities;
+import io.durableagents.workflows.experiment.ExperimentResult;
+import io.durableagents.workflows.experiment.ExperimentRunOutcome;
+import io.durableagents.workflows.experiment.RunStatus;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sweep survives everything at once on Temporal's real dev server: kill -9 of the client following it
+ * ({@code sweep}), of the worker running it, and of the server (started again on its database). Another
+ * worker and {@code attach} take over; the experiment ends with the table of an undisturbed sweep of the
+ * same grid and seeds, run by run and step by step, and no activity that had completed ran again.
+ */
+class SweepDurabilityTest {
+  private final List<Process> started = new ArrayList<>();
+  private Path dir;
+  private int port;
+  private Path journal;
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    PersistentDevServerIT.stop(started);
+  }
+
+  @Test
+  void aSweepEndsWithTheUndisturbedTableAfterItsClientWorkerAndServerAreKilled() throws Exception {
+    Path cli = RealDevServer.cli();
+    dir = Files.createDirectories(Path.of("target", "sweep-durability"));
+    Path db = dir.resolve("temporal.db");
+    for (String suffix : List.of("", "-wal", "-shm")) {
+      Files.deleteIfExists(dir.resolve("temporal.db" + suffix));
+    }
+    journal = dir.resolve("journal.log");
+    Files.deleteIfExists(journal);
+    port = RealDevServer.freePort();
+    Process server = devServer(cli, db, 1);
+    Process firstWorker = worker("worker-1");
+    String[] sweep = {"sweep", "--steps", "5", "--citizens", "16", "--cops", "3", "--param", "legitimacy=0.3,0.8",
+        "--seeds", "2", "--max-concurrent-runs", "2", "--progress", "lines"};
+    starter("reference", PersistentDevServerIT.concat(sweep, "--id", "sweep-ref"));
+    long referenceCalls = CompletedActivities.doneInJournal(journal, 0);
+    int referenceLines = Files.readAllLines(journal).size();
+
+    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    try {
+      WorkflowClient client = WorkflowClient.newInstance(service);
+      ExperimentResult reference = client.newUntypedWorkflowStub("sweep-ref").getResult(ExperimentResult.class);
+      assertEquals(4, reference.count(RunStatus.COMPLETED), reference.toString());
+
+      // the client: a sweep that follows its experiment
+      Process client1 = ChildProcesses.start("256m", dir.resolve("sweep-crash.log").toFile(),
+          Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
+          PersistentDevServerIT.concat(sweep, "--id", "sweep-crash"));
+      started.add(client1);
+      awaitDone(referenceLines, referenceCalls / 4, "a quarter of the sweep");
+      client1.destroyForcibly().waitFor();
+      firstWorker.destroyForcibly().waitFor();
+      long atWorkerKill = CompletedActivities.doneInJournal(journal, referenceLines);
+      assertTrue(atWorkerKill < referenceCalls, "the kills must land mid-sweep: " + atWorkerKill + " of "
+          + referenceCalls + " calls done");
+      worker("worker-2");
+      awaitDone(referenceLines, referenceCalls / 2, "half of the sweep");
+      RealDevServer.kill(server);
+      long atServerKill = CompletedActivities.doneInJournal(journal, referenceLines);
+      assertTrue(atServerKill < referenceCalls, "the server's kill must land mid-sweep: " + atServerKill);
+      devServer(cli, db, 2);
+
+      // another client follows it to its end
+      String followed = starter("attach", "attach", "sweep-crash", "--progress", "lines");
+      ExperimentResult crashed = client.newUntypedWorkflowStub("sweep-crash").getResultAsync(ExperimentResult.class)
+          .get(300, TimeUnit.SECONDS);
+      assertEquals(reference.runs().size(), crashed.runs().size());
+      for (int i = 0; i < reference.runs().size(); i++) {
+        ExperimentRunOutcome want = reference.runs().get(i);
+        ExperimentRunOutcome got = crashed.runs().get(i);
+        assertEquals(want.values(), got.values(), "run " + want.index());
+        assertEquals(want.seed(), got.seed());
+        assertEquals(RunStatus.COMPLETED, got.status(), got.toString());
+        assertEquals(1, got.attempts());
+        assertEquals(want.result(), got.result(), "run " + want.index() + "'s rows and totals");
+      }
+      assertEquals(reference.llmCalls(), crashed.llmCalls());
+      assertEquals(reference.tokens(), crashed.tokens());
+      ExecutionJournalCheck.Report report =
+          ExecutionJournalCheck.assertNoCompletedActivityRanAgain(client, "sweep-crash", journal);
+      assertEquals(2, report.workerProcesses(), report.toString());
+      assertTrue(followed.contains("legitimacy"), followed);
+      System.out.println("sweep-crash: " + report + "; calls done at the worker's kill " + atWorkerKill
+          + ", at the server's " + atServerKill + " of " + referenceCalls);
+    } finally {
+      service.shutdownNow();
+    }
+  }
+
+  private void awaitDone(int skip, long calls, String what) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+    while (CompletedActivities.doneInJournal(journal, skip) < calls) {
+      assertTrue(System.nanoTime() < deadline, "the sweep did not reach " + what);
+      Thread.sleep(20);
+    }
+  }
+
+  private Process devServer(Path cli, Path db, int n) throws Exception {
+    Process p = RealDevServer.start(cli, db, port, RealDevServer.freePort(), dir.resolve("dev-server-" + n + ".log"));
+    started.add(p);
+    return p;
+  }
+
+  private Process worker(String name) throws Exception {
+    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), Map.of(
+        "TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "20",
+        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
+    started.add(p);
+    return p;
+  }
+
+  private String starter(String name, String... args) throws Exception {
+    Path out = dir.resolve(name + ".log");
+    Process p = ChildProcesses.start("256m", out.toFile(), Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    assertTrue(p.waitFor(Duration.ofSeconds(400).toSeconds(), TimeUnit.SECONDS), name + " did not finish");
+    String text = Files.readString(out);
+    assertEquals(0, p.exitValue(), text);
+    return text;
+  }
+}
