@@ -47,7 +47,7 @@ import picocli.CommandLine.Option;
         + "cost per agent step, and print Markdown tables (see BENCHMARKS.md).")
 public final class BenchmarkCommand implements Callable<Integer> {
   static final List<String> PARTS =
-      List.of("overhead", "parallel", "scale", "recovery", "history", "cost", "fork");
+      List.of("overhead", "parallel", "scale", "recovery", "history", "cost", "fork", "experiment");
 
   @Option(names = "--parts", split = ",", description = "Which parts to run (default: all of "
       + "overhead, parallel, scale, recovery, history, cost, fork).")
@@ -125,6 +125,22 @@ public final class BenchmarkCommand implements Callable<Integer> {
   @Option(names = "--time-limit", paramLabel = "MINUTES",
       description = "Give up a scale row (terminating its run) after this many minutes (default: none).")
   Integer timeLimitMinutes;
+
+  @Option(names = "--experiment-runs", defaultValue = "100", paramLabel = "N",
+      description = "Runs of the experiment part's experiment (default: ${DEFAULT-VALUE}).")
+  int experimentRuns;
+
+  @Option(names = "--experiment-agents", defaultValue = "50", paramLabel = "N",
+      description = "Agents of each run of the experiment part (default: ${DEFAULT-VALUE}).")
+  int experimentAgents;
+
+  @Option(names = "--experiment-steps", defaultValue = "20", paramLabel = "N",
+      description = "Steps of each run of the experiment part (default: ${DEFAULT-VALUE}).")
+  int experimentSteps;
+
+  @Option(names = "--experiment-concurrency", paramLabel = "N",
+      description = "Runs at once in the experiment part (default: all of them, as one simulation runs every agent).")
+  Integer experimentConcurrency;
 
   @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
   boolean quick;
@@ -212,6 +228,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
       }
       if (parts.contains("recovery")) {
         new RecoveryBenchmark(this).run();
+      }
+      if (parts.contains("experiment")) {
+        new ExperimentBenchmark(this).run();
       }
     } finally {
       service.shutdownNow();

@@ -32,6 +32,9 @@ import java.util.Set;
  * @param estimatedTokensPerRun the same in tokens
  * @param whatIfOf for what-ifs, the simulation whose recorded state {@code base} carries (null: none)
  * @param whatIfStep the step of that state
+ * @param agentsPerRun how many agents a run has, for its workflow task timeout ({@link
+ *     io.durableagents.workflows.simulation.SimulationTaskTimeout}, as {@code simulate} gives one; null:
+ *     Temporal's default)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -46,7 +49,8 @@ public record ExperimentInput(
     Long estimatedCallsPerRun,
     Long estimatedTokensPerRun,
     String whatIfOf,
-    Integer whatIfStep) {
+    Integer whatIfStep,
+    Integer agentsPerRun) {
 
   public static final int DEFAULT_MAX_CONCURRENT_RUNS = 4;
   /**
@@ -54,6 +58,14 @@ public record ExperimentInput(
    * history, which Temporal bounds (50,000 events, 50 MB); split a larger study into experiments.
    */
   public static final int MAX_RUNS = 2_000;
+
+  /** Without the agents per run (Temporal's default workflow task timeout for every run). */
+  public ExperimentInput(String name, SimulationInput base, List<ExperimentRun> runs, Integer maxConcurrentRuns,
+      ExperimentBudget budget, RunFailurePolicy onRunFailure, Integer runRetries, Long estimatedCallsPerRun,
+      Long estimatedTokensPerRun, String whatIfOf, Integer whatIfStep) {
+    this(name, base, runs, maxConcurrentRuns, budget, onRunFailure, runRetries, estimatedCallsPerRun,
+        estimatedTokensPerRun, whatIfOf, whatIfStep, null);
+  }
 
   public ExperimentInput {
     runs = runs == null ? List.of() : List.copyOf(runs);

@@ -2,6 +2,7 @@ package io.durableagents.workflows.experiment;
 
 import io.durableagents.workflows.simulation.SimulationInput;
 import io.durableagents.workflows.simulation.SimulationResult;
+import io.durableagents.workflows.simulation.SimulationTaskTimeout;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.failure.ApplicationFailure;
@@ -119,11 +120,13 @@ public final class ExperimentWorkflowImpl implements ExperimentWorkflow {
     String what = run.describe();
     SimulationInput childInput = run.inputFrom(input.base(),
         "what-if " + index + " of " + experimentId + (what.isEmpty() ? "" : ": " + what));
-    ChildWorkflowOptions options = ChildWorkflowOptions.newBuilder()
+    ChildWorkflowOptions.Builder options = ChildWorkflowOptions.newBuilder()
         .setWorkflowId(runId)
-        .setStaticSummary("run " + index + (what.isEmpty() ? "" : ": " + what))
-        .build();
-    SimulationWorkflow child = Workflow.newChildWorkflowStub(SimulationWorkflow.class, options);
+        .setStaticSummary("run " + index + (what.isEmpty() ? "" : ": " + what));
+    if (input.agentsPerRun() != null) {
+      options.setWorkflowTaskTimeout(SimulationTaskTimeout.forAgents(input.agentsPerRun()));
+    }
+    SimulationWorkflow child = Workflow.newChildWorkflowStub(SimulationWorkflow.class, options.build());
     Promise<SimulationResult> result = Async.function(child::run, childInput);
     Promise<WorkflowExecution> started = Workflow.getWorkflowExecution(child);
     running.add(runId);
