@@ -108,7 +108,7 @@ public final class ViewServer implements AutoCloseable {
       }
       String path = exchange.getRequestURI().getRawPath();
       String query = exchange.getRequestURI().getRawQuery();
-      boolean page = path.equals("/") || path.equals("/simulation");
+      boolean page = path.equals("/") || path.equals("/simulation") || path.equals("/experiment");
       if (token != null) {
         String given = queryValue(query, "token");
         if (page && given != null && same(token, given)) {
@@ -146,6 +146,12 @@ public final class ViewServer implements AutoCloseable {
       resource(exchange, "view/index.html");
     } else if (method.equals("GET") && path.equals("/simulation")) {
       resource(exchange, "view/simulation.html");
+    } else if (method.equals("GET") && path.equals("/experiment")) {
+      resource(exchange, "view/experiment.html");
+    } else if (method.equals("GET") && parts.size() == 2 && parts.get(0).equals("api") && parts.get(1).equals("experiments")) {
+      sendJson(exchange, 200, json.createObjectNode().set("experiments", new ExperimentView(client, json).list(50)));
+    } else if (method.equals("GET") && parts.size() == 3 && parts.get(0).equals("api") && parts.get(1).equals("experiments")) {
+      sendJson(exchange, 200, new ExperimentView(client, json).experiment(parts.get(2)));
     } else if (method.equals("GET") && parts.size() == 2 && parts.get(0).equals("assets")) {
       resource(exchange, "view/" + parts.get(1));
     } else if (method.equals("GET") && parts.size() == 3 && parts.get(0).equals("assets") && parts.get(1).equals("uplot")) {
