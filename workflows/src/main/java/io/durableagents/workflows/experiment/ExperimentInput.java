@@ -58,6 +58,12 @@ public record ExperimentInput(
    * history, which Temporal bounds (50,000 events, 50 MB); split a larger study into experiments.
    */
   public static final int MAX_RUNS = 2_000;
+  /**
+   * The most per-step rows (runs x steps) the experiment's result and its {@code runs} query carry: a
+   * payload Temporal takes is bounded (2 MB by default); beyond it each run's rows stay in its own
+   * simulation's result, and the experiment keeps the runs' totals and final counts.
+   */
+  public static final int MAX_TABLE_ROWS = 10_000;
 
   /** Without the agents per run (Temporal's default workflow task timeout for every run). */
   public ExperimentInput(String name, SimulationInput base, List<ExperimentRun> runs, Integer maxConcurrentRuns,

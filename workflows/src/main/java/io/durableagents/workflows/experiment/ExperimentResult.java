@@ -18,6 +18,9 @@ import java.util.List;
  * @param budget its budget (null: none)
  * @param whatIfOf for what-ifs, the simulation its runs forked (null otherwise)
  * @param whatIfStep the step they forked it at
+ * @param rowsOmitted true when the runs' per-step rows were too many to carry here ({@link
+ *     ExperimentInput#MAX_TABLE_ROWS}): each run's rows are then in its own simulation's result (the run id's
+ *     {@code SimulationResult.perStep()}), and only its totals and final counts are here
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -32,7 +35,15 @@ public record ExperimentResult(
     boolean stopped,
     ExperimentBudget budget,
     String whatIfOf,
-    Integer whatIfStep) {
+    Integer whatIfStep,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean rowsOmitted) {
+
+  /** A result with every run's rows. */
+  public ExperimentResult(String experimentId, String name, String scenario, int steps,
+      List<ExperimentRunOutcome> runs, long llmCalls, long tokens, boolean stopped, ExperimentBudget budget,
+      String whatIfOf, Integer whatIfStep) {
+    this(experimentId, name, scenario, steps, runs, llmCalls, tokens, stopped, budget, whatIfOf, whatIfStep, false);
+  }
 
   public ExperimentResult {
     runs = runs == null ? List.of() : List.copyOf(runs);

@@ -38,6 +38,11 @@ public record ExperimentRunOutcome(
     return new ExperimentRunOutcome(run.index(), null, run.values(), run.seed(), RunStatus.WAITING, 0, null, null);
   }
 
+  /** This outcome without its result's per-step rows. */
+  public ExperimentRunOutcome withoutRows() {
+    return result == null ? this : with(runId, status, attempts, reason, result.withoutRows());
+  }
+
   ExperimentRunOutcome with(String runId, RunStatus status, int attempts, String reason,
       ExperimentRunResult result) {
     return new ExperimentRunOutcome(index, runId, values, seed, status, attempts, reason, result);

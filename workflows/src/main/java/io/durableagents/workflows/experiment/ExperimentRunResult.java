@@ -43,6 +43,12 @@ public record ExperimentRunResult(
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
   }
 
+  /** The same totals without the per-step rows (they stay in the run's own result). */
+  public ExperimentRunResult withoutRows() {
+    return new ExperimentRunResult(steps, stopped, List.of(), finalCounts, agentSteps, llmCalls, tokens,
+        failedAgentSteps, warnings);
+  }
+
   /** The rows and totals of a simulation's result. */
   public static ExperimentRunResult of(SimulationResult result) {
     return of(result, null);

@@ -31,7 +31,10 @@ public interface ExperimentWorkflow {
   @QueryMethod
   ExperimentProgress progress();
 
-  /** Every run as it stands, in index order, with the rows of those that ended. */
+  /**
+   * Every run as it stands, in index order, with the rows of those that ended (their totals only once the
+   * rows pass {@link ExperimentInput#MAX_TABLE_ROWS}: each run's rows are then in its own result).
+   */
   @QueryMethod
   List<ExperimentRunOutcome> runs();
 

@@ -16,6 +16,7 @@ import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -257,8 +258,35 @@ public final class ExperimentWorkflowImpl implements ExperimentWorkflow {
 
   private ExperimentResult result() {
     return new ExperimentResult(Workflow.getInfo().getWorkflowId(), input.name(), input.base().scenario(),
-        input.base().steps(), new ArrayList<>(outcomes.values()), spentCalls, spentTokens, stopping,
-        input.budget(), input.whatIfOf(), input.whatIfStep());
+        input.base().steps(), table(), spentCalls, spentTokens, stopping, input.budget(), input.whatIfOf(),
+        input.whatIfStep(), tooManyRows());
+  }
+
+  /** Whether the runs' per-step rows are more than {@code maxRows}. */
+  static boolean tooManyRows(Collection<ExperimentRunOutcome> outcomes, int maxRows) {
+    long rows = 0;
+    for (ExperimentRunOutcome outcome : outcomes) {
+      rows += outcome.result() == null ? 0 : outcome.result().perStep().size();
+    }
+    return rows > maxRows;
+  }
+
+  private boolean tooManyRows() {
+    return tooManyRows(outcomes.values(), ExperimentInput.MAX_TABLE_ROWS);
+  }
+
+  /** Every run, with its rows unless they are more than {@code maxRows} in all. */
+  static List<ExperimentRunOutcome> table(Collection<ExperimentRunOutcome> outcomes, int maxRows) {
+    boolean omit = tooManyRows(outcomes, maxRows);
+    List<ExperimentRunOutcome> all = new ArrayList<>();
+    for (ExperimentRunOutcome outcome : outcomes) {
+      all.add(omit ? outcome.withoutRows() : outcome);
+    }
+    return all;
+  }
+
+  private List<ExperimentRunOutcome> table() {
+    return table(outcomes.values(), ExperimentInput.MAX_TABLE_ROWS);
   }
 
   @Override
@@ -280,7 +308,7 @@ public final class ExperimentWorkflowImpl implements ExperimentWorkflow {
 
   @Override
   public List<ExperimentRunOutcome> runs() {
-    return new ArrayList<>(outcomes.values());
+    return input == null ? List.of() : table();
   }
 
   @Override
