@@ -64,6 +64,11 @@ public record ExperimentInput(
    * simulation's result, and the experiment keeps the runs' totals and final counts.
    */
   public static final int MAX_TABLE_ROWS = 10_000;
+  /**
+   * The most runs x steps one experiment takes: every run's result, its rows with it, lands in the
+   * experiment's history, which Temporal bounds at 50 MB.
+   */
+  public static final long MAX_RUN_STEPS = 200_000;
 
   /** Without the agents per run (Temporal's default workflow task timeout for every run). */
   public ExperimentInput(String name, SimulationInput base, List<ExperimentRun> runs, Integer maxConcurrentRuns,
@@ -96,6 +101,11 @@ public record ExperimentInput(
     if (runs.size() > MAX_RUNS) {
       throw new IllegalArgumentException("runs: " + runs.size() + " runs, more than the " + MAX_RUNS
           + " one experiment holds; split the grid into several experiments");
+    }
+    if ((long) runs.size() * base.steps() > MAX_RUN_STEPS) {
+      throw new IllegalArgumentException("runs x steps: " + runs.size() + " x " + base.steps() + " = "
+          + (long) runs.size() * base.steps() + ", more than the " + MAX_RUN_STEPS + " one experiment holds (every "
+          + "run's rows land in its history); split the grid into several experiments");
     }
     Set<Integer> seen = new HashSet<>();
     for (ExperimentRun run : runs) {
