@@ -115,6 +115,7 @@ public final class StarterMain implements Runnable {
     CommandLine commandLine = new CommandLine(new StarterMain()).setCaseInsensitiveEnumValuesAllowed(true);
     TemporalOptions.install(commandLine);
     addHelpOptions(commandLine, Collections.newSetFromMap(new IdentityHashMap<>()));
+    commandLine.setHelpFactory(WordWrappedHelp::new);
     commandLine.setExecutionStrategy(StarterMain::execute);
     Failures.install(commandLine);
     CommandLine.IParameterExceptionHandler usage = commandLine.getParameterExceptionHandler();
