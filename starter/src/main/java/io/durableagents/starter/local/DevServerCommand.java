@@ -36,8 +36,8 @@ public final class DevServerCommand implements Callable<Integer> {
   String host;
 
   @Option(names = "--port", defaultValue = "7233", description = "Port to listen on (default: ${DEFAULT-VALUE}; "
-      + "another port keeps its runs in a database file of its own, and clients find it with "
-      + "TEMPORAL_ADDRESS=127.0.0.1:PORT, 'demo --port PORT').")
+      + "another port keeps its runs in a database file of its own, and the other commands find it with "
+      + "--port PORT, or TEMPORAL_ADDRESS=127.0.0.1:PORT).")
   int port;
 
   @Option(names = "--ui-port", description = "The UI's port (default: 8233).")
