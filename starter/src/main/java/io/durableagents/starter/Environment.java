@@ -12,18 +12,43 @@ import java.util.concurrent.Callable;
  */
 public final class Environment {
   private static volatile Map<String, String> given;
+  private static volatile Map<String, String> fromCommandLine = Map.of();
 
   private Environment() {}
 
-  /** The variables in force: the test's while one runs a command in-process, else the process's. */
+  /**
+   * The variables in force: the test's while one runs a command in-process, else the process's; with
+   * what the command's line set ({@link #withCommandLine}) over them.
+   */
   public static Map<String, String> variables() {
     Map<String, String> g = given;
-    return g != null ? g : System.getenv();
+    Map<String, String> base = g != null ? g : System.getenv();
+    Map<String, String> set = fromCommandLine;
+    if (set.isEmpty()) {
+      return base;
+    }
+    Map<String, String> all = new HashMap<>(base);
+    all.putAll(set);
+    return Map.copyOf(all);
   }
 
   /** One variable, or null. */
   public static String get(String name) {
     return variables().get(name);
+  }
+
+  /**
+   * Runs {@code work} with {@code settings} over the variables: what a command's options stand for
+   * ({@code --address} for {@code TEMPORAL_ADDRESS}, {@link TemporalOptions}).
+   */
+  static <T> T withCommandLine(Map<String, String> settings, Callable<T> work) throws Exception {
+    Map<String, String> before = fromCommandLine;
+    fromCommandLine = Map.copyOf(settings);
+    try {
+      return work.call();
+    } finally {
+      fromCommandLine = before;
+    }
   }
 
   /**

@@ -114,7 +114,8 @@ public final class StartChecks {
 
   /**
    * A file to write ({@code null}: none): not a directory, writable if it exists, and its directory
-   * either writable or creatable (missing directories are created, as {@code --csv} always did).
+   * either writable or creatable (missing directories are created, as {@code --csv} always did); tried
+   * by creating it and removing it again (or opening it, when it exists).
    */
   public static void outputFile(String option, Path file) {
     if (file == null) {
@@ -140,6 +141,60 @@ public final class StartChecks {
       throw new CommandFailure(Failures.LOCAL, option + " " + file + ": no permission to write in " + ancestor,
           "Choose a path you can write to.");
     }
+    tryWriting(option, file, absolute, ancestor);
+  }
+
+  /**
+   * Opens {@code absolute} for writing, as the command will once it has run: an existing file is opened
+   * to append nothing, a new one (and the directories missing under {@code ancestor}) created and removed
+   * again. Permissions alone do not tell: root may write anywhere, and {@code /proc} or a read-only mount
+   * refuses what they allow.
+   */
+  private static void tryWriting(String option, Path file, Path absolute, Path ancestor) {
+    if (Files.exists(absolute)) {
+      try {
+        Files.newOutputStream(absolute, java.nio.file.StandardOpenOption.APPEND).close();
+      } catch (IOException e) {
+        throw cannotWrite(option, file, e);
+      }
+      return;
+    }
+    java.util.Deque<Path> missing = new java.util.ArrayDeque<>(); // the outermost first
+    for (Path d = absolute.getParent(); d != null && !d.equals(ancestor); d = d.getParent()) {
+      missing.push(d);
+    }
+    java.util.Deque<Path> created = new java.util.ArrayDeque<>(); // the last created on top
+    try {
+      for (Path d : missing) {
+        created.push(Files.createDirectory(d));
+      }
+      created.push(Files.createFile(absolute));
+    } catch (IOException e) {
+      throw cannotWrite(option, file, e);
+    } finally {
+      for (Path p : created) {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          // left behind, empty: the command writes there anyway
+        }
+      }
+    }
+  }
+
+  private static CommandFailure cannotWrite(String option, Path file, IOException e) {
+    return new CommandFailure(Failures.LOCAL, option + " " + file + " cannot be written: " + why(e),
+        "Choose a path you can write to.", e);
+  }
+
+  private static String why(IOException e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException f) {
+      return f.getReason() != null ? f.getReason() : "the file system refused to create it";
+    }
+    return e.getMessage();
   }
 
   /** A directory to write files into: a directory or creatable, and writable. */

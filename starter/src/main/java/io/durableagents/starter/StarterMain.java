@@ -113,7 +113,9 @@ public final class StarterMain implements Runnable {
   /** The command line, for tests; failures print as {@link Failures} says. */
   public static CommandLine commandLine() {
     CommandLine commandLine = new CommandLine(new StarterMain()).setCaseInsensitiveEnumValuesAllowed(true);
+    TemporalOptions.install(commandLine);
     addHelpOptions(commandLine, Collections.newSetFromMap(new IdentityHashMap<>()));
+    commandLine.setHelpFactory(WordWrappedHelp::new);
     commandLine.setExecutionStrategy(StarterMain::execute);
     Failures.install(commandLine);
     CommandLine.IParameterExceptionHandler usage = commandLine.getParameterExceptionHandler();
@@ -167,7 +169,8 @@ public final class StarterMain implements Runnable {
   }
 
   /**
-   * Runs the command parsed, as picocli's {@code RunLast} does, after setting up logging for it; {@code
+   * Runs the command parsed, as picocli's {@code RunLast} does, after setting up logging for it and with
+   * the Temporal its {@link TemporalOptions} name; {@code
    * --help} with {@code --scenario} prints that scenario's help, as {@code help COMMAND --scenario NAME}
    * does.
    */
@@ -189,6 +192,14 @@ public final class StarterMain implements Runnable {
       }
       return command.getCommandSpec().exitCodeOnUsageHelp();
     }
-    return new CommandLine.RunLast().execute(parsed);
+    try {
+      return TemporalOptions.around(parsed, () -> new CommandLine.RunLast().execute(parsed));
+    } catch (CommandFailure e) {
+      throw new ExecutionException(command, e.getMessage(), e);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new ExecutionException(command, e.getMessage(), e);
+    }
   }
 }

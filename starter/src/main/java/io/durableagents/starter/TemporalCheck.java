@@ -37,6 +37,8 @@ public final class TemporalCheck {
    * @throws CommandFailure naming the address and its source when it does not
    */
   public static WorkflowServiceStubs connect(TemporalConnection connection) {
+    // a port out of range fails in gRPC's resolver thread, with a trace, and the call only times out
+    TemporalOptions.requireAddress(connection);
     WorkflowServiceStubs service;
     try {
       service = connection.connect(null);
@@ -82,7 +84,7 @@ public final class TemporalCheck {
   private static CommandFailure malformed(TemporalConnection connection, RuntimeException e) {
     return new CommandFailure(Failures.USAGE, "'" + connection.address() + "' ("
         + connection.addressSource() + ") is not a host:port address",
-        "Give it as host:port, e.g. TEMPORAL_ADDRESS=127.0.0.1:7233.", e);
+        "Give it as host:port, e.g. --address 127.0.0.1:7233 or TEMPORAL_ADDRESS=127.0.0.1:7233.", e);
   }
 
   private static CommandFailure failure(TemporalConnection connection, Status status, Throwable e) {
@@ -90,7 +92,7 @@ public final class TemporalCheck {
         : ": " + Failures.firstLine(status.getDescription()));
     String startHint = connection.isDefaultAddress()
         ? "Start one: 'durable-agents dev-server' in another terminal (or 'demo', which starts its own)."
-        : "Check TEMPORAL_ADDRESS, or start Temporal there.";
+        : "Check the address (--address, --port or TEMPORAL_ADDRESS), or start Temporal there.";
     switch (status.getCode()) {
       case UNAVAILABLE:
         if (refused(e)) {

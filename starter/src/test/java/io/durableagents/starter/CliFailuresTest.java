@@ -116,7 +116,12 @@ public class CliFailuresTest {
       cases.add(Arguments.of(List.of(command, "--csv", "DIR"), 5, command + ": --csv DIR is a directory"));
       cases.add(Arguments.of(List.of(command, "--chart", "FILE/x.png"), 5,
           command + ": --chart FILE/x.png: FILE is not a directory"));
+      // a place its permissions call writable (to root) that refuses a file: checked by making one
+      cases.add(Arguments.of(List.of(command, "--csv", "/proc/x.csv"), 5, command + ": --csv /proc/x.csv"));
+      cases.add(Arguments.of(List.of(command, "--chart", "/proc/new-dir/x.png"), 5,
+          command + ": --chart /proc/new-dir/x.png"));
     }
+    cases.add(Arguments.of(List.of("attach", "sim-1", "--chart", "/proc/x.png"), 5, "attach: --chart /proc/x.png"));
     cases.add(Arguments.of(List.of("agent", "-p", "hi", "--id", ""), 2, "agent: --id is empty"));
     cases.add(Arguments.of(List.of("agent", "-p", "hi", "--tools", "shell"), 2, "agent: --tools: 'shell' is not one of"));
     cases.add(Arguments.of(List.of("attach", "sim-1", "--csv", "DIR"), 5, "attach: --csv DIR is a directory"));

@@ -162,4 +162,56 @@ class CliHelpTest {
     }
     assertTrue(maps >= 3, "simulate, demo and fork take --param at least: " + maps);
   }
+
+  @Test
+  void theCommandListShowsEachCommandsWholeSummary() {
+    for (List<String> path : commands()) {
+      CommandLine command = StarterMain.commandLine();
+      for (String name : path) {
+        command = command.getSubcommands().get(name);
+      }
+      // the command list shows a command's first description line only: it must be a whole summary
+      String summary = command.getCommandSpec().usageMessage().description()[0];
+      assertTrue(summary.endsWith("."), String.join(" ", path) + "'s summary is cut: " + summary);
+    }
+    String top = CliFailuresTest.run("--help").out();
+    assertTrue(top.replaceAll("\\s+", " ").contains("or, with --in-memory or without a Temporal CLI, the in-memory "
+        + "Java test server."), top);
+  }
+
+  @Test
+  void helpBreaksLinesAtSpacesOnlyKeepingPathsAndAddressesWhole() {
+    List<List<String>> all = new ArrayList<>(commands());
+    all.add(List.of());
+    for (List<String> path : all) {
+      String wrapped = help(path, 0);
+      String wide = help(path, 1000);
+      java.util.Set<String> words = new java.util.HashSet<>(List.of(wide.split("\\s+")));
+      for (String word : wrapped.split("\\s+")) {
+        assertTrue(words.contains(word), "'" + word + "' is a piece of a word cut at the end of a line in the help of '"
+            + String.join(" ", path) + "':\n" + wrapped);
+      }
+      for (String line : wrapped.split("\\R")) {
+        assertTrue(line.length() < 80 || !line.contains(" ") || line.startsWith("  epstein")
+            || line.startsWith("  negotiation"), "wider than 80: " + line);
+      }
+    }
+    String devServer = help(List.of("dev-server"), 0);
+    assertTrue(devServer.contains("~/.local/share/durable-agents") && devServer.contains("TEMPORAL_ADDRESS=127.0.0.1:PORT"),
+        devServer);
+  }
+
+  /** The help of the command at {@code path} ({@code width} 0: the default, 80 columns). */
+  private static String help(List<String> path, int width) {
+    CommandLine command = StarterMain.commandLine();
+    for (String name : path) {
+      command = command.getSubcommands().get(name);
+    }
+    if (width > 0) {
+      command.setUsageHelpWidth(width);
+    }
+    java.io.StringWriter out = new java.io.StringWriter();
+    command.usage(new java.io.PrintWriter(out), CommandLine.Help.Ansi.OFF);
+    return out.toString();
+  }
 }

@@ -50,7 +50,7 @@ class CliLoggingTest {
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(dir.resolve(name + ".out").toFile())
         .redirectError(dir.resolve(name + ".err").toFile());
-    pb.environment().put("TEMPORAL_ADDRESS", "not-an-address");
+    pb.environment().put("TEMPORAL_ADDRESS", "not-an-address:7233");
     pb.environment().remove(Failures.DEBUG_VARIABLE);
     Process p = pb.start();
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), name + " did not end");
@@ -64,9 +64,9 @@ class CliLoggingTest {
     assertEquals(Failures.UNAVAILABLE, list.exitCode(), list.err());
     List<String> lines = list.err().strip().lines().toList();
     assertEquals(2, lines.size(), "two lines, no library's log:\n" + list.err());
-    assertTrue(lines.get(0).startsWith("list: cannot reach Temporal at not-an-address (from TEMPORAL_ADDRESS)"),
+    assertTrue(lines.get(0).startsWith("list: cannot reach Temporal at not-an-address:7233 (from TEMPORAL_ADDRESS)"),
         list.err());
-    assertTrue(lines.get(1).startsWith("  Check TEMPORAL_ADDRESS"), list.err());
+    assertTrue(lines.get(1).startsWith("  Check the address (--address, --port or TEMPORAL_ADDRESS)"), list.err());
 
     Result verbose = run("list-verbose", "list", "--verbose");
     assertEquals(Failures.UNAVAILABLE, verbose.exitCode(), verbose.err());

@@ -30,6 +30,12 @@ public final class TemporalConnection {
 
   public static final String DEFAULT_NAMESPACE = "default";
 
+  /**
+   * Set beside {@code TEMPORAL_ADDRESS} by a command line option that gave the address ({@code
+   * --address}, {@code --port}): the option's name, which {@link #addressSource()} then names.
+   */
+  public static final String ADDRESS_FROM = "DURABLE_AGENTS_TEMPORAL_ADDRESS_FROM";
+
   private final ClientConfigProfile profile;
   private final Map<String, String> env;
 
@@ -60,20 +66,22 @@ public final class TemporalConnection {
   }
 
   /**
-   * Where {@link #address()} came from, for messages: {@code TEMPORAL_ADDRESS}, Temporal's config
+   * Where {@link #address()} came from, for messages: {@code TEMPORAL_ADDRESS} (or the option that
+   * set it, {@link #ADDRESS_FROM}), Temporal's config
    * file (with its profile), or the default.
    */
   public String addressSource() {
     String fromEnv = env.get("TEMPORAL_ADDRESS");
     if (fromEnv != null && !fromEnv.isBlank()) {
-      return "from TEMPORAL_ADDRESS";
+      String option = env.get(ADDRESS_FROM);
+      return "from " + (option != null && !option.isBlank() ? option : "TEMPORAL_ADDRESS");
     }
     String a = profile.getAddress();
     if (a != null && !a.isBlank()) {
       String name = env.getOrDefault("TEMPORAL_PROFILE", "default");
       return "from Temporal's config file, profile " + name;
     }
-    return "the default; set TEMPORAL_ADDRESS for another";
+    return "the default; --address or TEMPORAL_ADDRESS for another";
   }
 
   /** The namespace to use. */

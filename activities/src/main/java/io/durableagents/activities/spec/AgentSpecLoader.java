@@ -7,7 +7,6 @@ import static io.durableagents.activities.spec.SpecFields.number;
 import static io.durableagents.activities.spec.SpecFields.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.durableagents.workflows.approval.ApprovalOptions;
 import io.durableagents.workflows.autonomous.AgentSpec;
 import io.durableagents.workflows.autonomous.ReasoningPattern;
@@ -52,7 +51,6 @@ public final class AgentSpecLoader {
   /** How deep role files may include role files (a guard against a file that includes itself). */
   static final int MAX_ROLE_FILE_NESTING = 8;
 
-  private static final YAMLMapper YAML = new YAMLMapper();
 
   private AgentSpecLoader() {}
 
@@ -82,7 +80,7 @@ public final class AgentSpecLoader {
     } catch (IOException e) {
       throw new AgentSpecException(file.toString(), "cannot read the spec: " + e.getMessage());
     }
-    return parse(text, file.toAbsolutePath().getParent(), registered, nesting);
+    return parse(text, file.toString(), file.toAbsolutePath().getParent(), registered, nesting);
   }
 
   /**
@@ -106,12 +104,13 @@ public final class AgentSpecLoader {
   }
 
   static AgentSpec parse(String yaml, Path baseDirectory, RegisteredNames registered, int nesting) {
-    JsonNode root;
-    try {
-      root = YAML.readTree(yaml);
-    } catch (IOException e) {
-      throw new AgentSpecException("(document)", "not valid YAML: " + e.getMessage());
-    }
+    return parse(yaml, "(document)", baseDirectory, registered, nesting);
+  }
+
+  /** As {@link #parse(String, Path, RegisteredNames)}, with {@code source} (a file name) named in errors. */
+  private static AgentSpec parse(String yaml, String source, Path baseDirectory, RegisteredNames registered,
+      int nesting) {
+    JsonNode root = SpecYaml.read(yaml, source);
     if (root == null || !root.isObject()) {
       throw new AgentSpecException("(document)", "a spec is a mapping with apiVersion, kind, metadata and spec");
     }

@@ -75,12 +75,13 @@ final class McpServerSpecs {
   }
 
   private static JsonNode mcpServersNode(Path file) {
-    JsonNode root;
+    String text;
     try {
-      root = YAML.readTree(Files.readString(file));
+      text = Files.readString(file);
     } catch (IOException e) {
       throw new AgentSpecException(file.toString(), "cannot read the spec: " + e.getMessage());
     }
+    JsonNode root = SpecYaml.read(text, file.toString());
     JsonNode servers = root == null ? null : root.path("spec").path("mcp_servers");
     if (servers == null || servers.isMissingNode() || servers.isNull()) {
       return YAML.createObjectNode();

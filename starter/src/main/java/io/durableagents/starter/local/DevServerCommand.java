@@ -22,11 +22,12 @@ import picocli.CommandLine.Option;
  * Java test server, said so in one line.
  */
 @Command(name = "dev-server",
-    description = {"Run a Temporal on this machine: Temporal's dev server (the Temporal CLI's 'server start-dev'), "
-        + "its runs kept in a database file across restarts and its UI on --ui-port, when a Temporal CLI is given "
-        + "(--temporal-cli, DURABLE_AGENTS_TEMPORAL_CLI), on the PATH, cached or can be downloaded;",
-        "otherwise (or with --in-memory) the in-memory Java test server: no UI, and every run is lost when it stops. "
-            + "Long runs belong on a persistent Temporal."})
+    description = {"Run a Temporal on this machine: Temporal's dev server, its runs kept in a database file "
+        + "across restarts and its UI on --ui-port; or, with --in-memory or without a Temporal CLI, the in-memory "
+        + "Java test server.",
+        "The dev server is the Temporal CLI's 'server start-dev', when a Temporal CLI is given (--temporal-cli, "
+            + "DURABLE_AGENTS_TEMPORAL_CLI), on the PATH, cached or can be downloaded. The in-memory server has no "
+            + "UI, and every run is lost when it stops: long runs belong on a persistent Temporal."})
 public final class DevServerCommand implements Callable<Integer> {
   /** The port of the Temporal that {@code demo}, {@code simulate} and the others use by default. */
   static final int DEFAULT_PORT = 7233;
@@ -35,8 +36,8 @@ public final class DevServerCommand implements Callable<Integer> {
   String host;
 
   @Option(names = "--port", defaultValue = "7233", description = "Port to listen on (default: ${DEFAULT-VALUE}; "
-      + "another port keeps its runs in a database file of its own, and clients find it with "
-      + "TEMPORAL_ADDRESS=127.0.0.1:PORT, 'demo --port PORT').")
+      + "another port keeps its runs in a database file of its own, and the other commands find it with "
+      + "--port PORT, or TEMPORAL_ADDRESS=127.0.0.1:PORT).")
   int port;
 
   @Option(names = "--ui-port", description = "The UI's port (default: 8233).")

@@ -92,4 +92,24 @@ class AgentRunCommandTest {
       throw new java.io.UncheckedIOException(e);
     }
   }
+
+  @Test
+  void aSpecThatIsNotYamlIsOneLineWithItsFileLineAndColumn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path spec = dir.resolve("agent.yaml");
+    java.util.Map<String, String> cases = java.util.Map.of(
+        "apiVersion: v1\nkind: Agent\n  spec: x\n", ":3:7: not valid YAML: mapping values are not allowed here",
+        "spec:\n  role: [a, b\n", ":3:1: not valid YAML: expected ',' or ']', but got <stream end> "
+            + "(while parsing a flow sequence at line 2, column 9)",
+        "spec:\n\trole: x\n", ":2:1: not valid YAML: found character '\\t(TAB)' that cannot start any token");
+    for (java.util.Map.Entry<String, String> c : cases.entrySet()) {
+      java.nio.file.Files.writeString(spec, c.getKey());
+      io.durableagents.starter.CliFailuresTest.Run r =
+          io.durableagents.starter.CliFailuresTest.run("agent", "run", spec.toString(), "-p", "x");
+      assertEquals(2, r.exitCode(), r.err());
+      assertEquals(1, r.errLines().size(), "one line:\n" + r.err());
+      assertTrue(r.errLines().get(0).startsWith("agent run: " + spec + c.getValue()), r.err());
+      io.durableagents.starter.CliFailuresTest.assertNoTrace(r);
+    }
+  }
 }
