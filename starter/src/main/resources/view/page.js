@@ -88,13 +88,16 @@ const Page = (() => {
     }
   }
 
-  /** A number as a person reads it: whole numbers as they are, others to 3 significant digits. */
+  /** A number as a person reads it: whole numbers as they are, others to 3 decimals at most (0.081, 12.35, 250.6). */
   function number(v) {
     if (typeof v !== 'number' || !isFinite(v) || Number.isInteger(v)) {
       return v == null ? '' : String(v);
     }
     const a = Math.abs(v);
-    return a >= 1000 ? String(Math.round(v)) : a >= 100 ? v.toFixed(1) : String(Number(v.toPrecision(3)));
+    if (a < 0.001) {
+      return String(Number(v.toPrecision(2)));
+    }
+    return String(Number(v.toFixed(a >= 100 ? 1 : a >= 10 ? 2 : 3)));
   }
 
   mark();

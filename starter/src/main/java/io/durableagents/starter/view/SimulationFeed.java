@@ -241,6 +241,9 @@ final class SimulationFeed {
         ObjectNode p = json.valueToTree(result);
         p.remove("perStep");
         p.put("step", result.steps());
+        if (!result.stopped()) {
+          p.put("totalSteps", result.steps()); // it ran them all (a stopped one ran fewer than it would have)
+        }
         p.put("done", true);
         progress = write(p);
         broadcast("progress", progress);
