@@ -86,11 +86,12 @@ const World = (() => {
         ctx.fillStyle = a.color || '#7f7f7f';
         shape(ctx, a.shape, cx, cy, r);
         if (a.label && part >= 16) {
+          // on the agent, squeezed to its cell's width where it is longer
           ctx.fillStyle = ink(a.color || '#7f7f7f');
-          ctx.font = Math.round(Math.min(part * 0.45, 14)) + 'px system-ui, sans-serif';
+          ctx.font = Math.round(Math.min(part * 0.4, 14)) + 'px system-ui, sans-serif';
           ctx.textAlign = 'center';
           ctx.textBaseline = 'middle';
-          ctx.fillText(String(a.label).slice(0, 4), cx, cy + (a.shape === 'triangle' ? r / 3 : 0), part - 2);
+          ctx.fillText(String(a.label), cx, cy + (a.shape === 'triangle' ? r / 3 : 0), 2 * r - 2);
         }
       });
     }

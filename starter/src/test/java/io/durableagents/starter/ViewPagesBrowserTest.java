@@ -41,6 +41,7 @@ class ViewPagesBrowserTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String READY = "return document.documentElement.dataset.ready === 'true'";
 
+  private static Path dir;
   private static TestWorkflowEnvironment env;
   private static ViewServer view;
   private static ReplayedPast past;
@@ -48,7 +49,7 @@ class ViewPagesBrowserTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path dir = Files.createDirectories(Path.of("target", "view-pages"));
+    dir = Files.createDirectories(Path.of("target", "view-pages"));
     browser = HeadlessChromium.start(dir);
     DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().apply(new BuiltinScenarios()).build();
     env = DurableAgentsTestEnvironment.start(plugin);
@@ -131,6 +132,7 @@ class ViewPagesBrowserTest {
     String row = (String) browser.script("return document.querySelector('#agent-table tr[data-agent=\"" + jailed
         + "\"]').innerText");
     assertTrue(row.contains("jailed (sentence " + sentence + ")"), row);
+    shot("06-world-legend");
     browser.click("Back");
     awaitWorld(jailedAt - 1);
     browser.click("Forward");
@@ -150,6 +152,7 @@ class ViewPagesBrowserTest {
     browser.awaitLive("Agent " + jailed + " at step " + lastStep, "Reasoning");
     assertEquals(String.valueOf(lastStep), browser.script("return document.getElementById('step-box').value"));
     assertTrue(browser.text().contains("World after step " + lastStep), browser.text());
+    shot("07-jailed-agent");
 
     // 23: Play goes through the steps to the last, then follows
     browser.click("Play");
@@ -192,6 +195,7 @@ class ViewPagesBrowserTest {
     assertTrue(Pattern.matches("(\\(\\d+, \\d+\\)\\|?)+", where), "every agent where it stands: " + where);
     String legend = (String) browser.script("return document.getElementById('legend').innerText");
     assertTrue(legend.contains("seller (labelled with its brand)") && legend.contains("buyer"), legend);
+    shot("08-negotiation");
     JsonNode counts = get(NEGOTIATION, "world?step=6").path("counts");
     boolean sold = false;
     var names = counts.fieldNames();
@@ -200,6 +204,7 @@ class ViewPagesBrowserTest {
       sold |= name.startsWith("sales_") && counts.get(name).asInt() > 0;
     }
     String chart = (String) browser.script("return document.getElementById('counts-chart').innerText");
+    System.out.println("ViewPagesBrowserTest: the negotiation's counts after step 6: " + counts);
     if (sold) {
       assertTrue(chart.contains("money_left (right axis)") && !chart.contains("sales_seller-0 (right axis)"), chart);
     }
@@ -220,6 +225,16 @@ class ViewPagesBrowserTest {
   private static void awaitWorld(int step) {
     browser.awaitScript("the world after step " + step + " drawn", "return World.shown() != null"
         + " && World.shown().step === " + step + " && " + READY.substring("return ".length()));
+  }
+
+  private static void shot(String name) throws Exception {
+    Path png = dir.resolve("screenshots").resolve(name + ".png");
+    browser.screenshot(png);
+    String copy = System.getenv(ViewBrowserTest.SCREENSHOTS_VARIABLE);
+    if (copy != null && !copy.isBlank()) {
+      Files.copy(png, Files.createDirectories(Path.of(copy)).resolve(png.getFileName()),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
   }
 
   private static String page(String id) {

@@ -80,15 +80,16 @@ public record Portrayal(Grid grid, List<AgentPortrayal> agents, List<LegendEntry
 
     /**
      * How a view names the state of {@code agent}, drawn as this entry says: {@code jailed (sentence 3)},
-     * {@code jailed}, or empty when this entry has no meaning and no label.
+     * {@code jailed}, or empty when this entry has no meaning (its role says it all).
      */
     public String stateOf(AgentPortrayal agent) {
-      String named = agent.label() == null || agent.label().isBlank() ? ""
-          : label == null ? agent.label() : label + " " + agent.label();
       if (meaning == null) {
-        return named;
+        return "";
       }
-      return named.isEmpty() ? meaning : meaning + " (" + named + ")";
+      if (agent.label() == null || agent.label().isBlank()) {
+        return meaning;
+      }
+      return meaning + " (" + (label == null ? "" : label + " ") + agent.label() + ")";
     }
   }
 

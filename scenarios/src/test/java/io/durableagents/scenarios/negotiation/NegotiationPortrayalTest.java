@@ -25,7 +25,7 @@ class NegotiationPortrayalTest {
     assertEquals(world.agent(buyer.id()).budget(), buyer.attributes().get("budget"));
     assertEquals(List.of(world.agent(buyer.id()).position().x(), world.agent(buyer.id()).position().y()),
         List.of(buyer.x(), buyer.y()), "drawn where it stands");
-    assertEquals("brand " + seller.label(), shown.stateOf(seller), "the legend names a seller's label");
-    assertEquals("", shown.stateOf(buyer));
+    assertEquals(List.of("", ""), List.of(shown.stateOf(seller), shown.stateOf(buyer)), "their roles say it all");
+    assertEquals("brand", shown.legend().get(0).label(), "the legend names a seller's label");
   }
 }
