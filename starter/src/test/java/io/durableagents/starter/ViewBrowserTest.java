@@ -131,6 +131,7 @@ class ViewBrowserTest {
     assertTrue(rows >= later, "a row per step: " + rows + " rows at step " + later);
     long drawn = ((Number) browser.script("return document.querySelectorAll('#counts-chart canvas').length")).longValue();
     assertTrue(drawn >= 1, "uPlot drew the chart");
+    browser.awaitScript("the page ready", "return document.documentElement.dataset.ready === 'true'");
     shot("02-simulation");
 
     browser.click("Pause");
