@@ -49,8 +49,8 @@ const World = (() => {
   /** The cell size that fits the grid into its panel's width and most of the window's height. */
   function cellSize(grid, canvas) {
     const width = (canvas.parentElement && canvas.parentElement.clientWidth) || 600;
-    const height = Math.max(320, window.innerHeight - 120);
-    return Math.max(3, Math.min(64, Math.floor(Math.min(width, height) / Math.max(grid.width, grid.height))));
+    const height = Math.max(320, window.innerHeight - 260); // the header and the step controls above it
+    return Math.max(3, Math.min(96, Math.floor(Math.min(width, height) / Math.max(grid.width, grid.height))));
   }
 
   function drawGrid(world, canvas) {
