@@ -82,6 +82,9 @@ function showProgress() {
   if (p.done) {
     Actions.end('finished');
   }
+  if (Page.isLoading('roles') && !p.llmCalls) {
+    showRoles({ byRole: [], failures: [], step: p.step }); // nothing to read yet (paused before its first step)
+  }
 }
 
 function showStatus(s) {
