@@ -153,35 +153,52 @@ function showRoles(costs) {
 
 // ---- the world and the agents
 
-let worldRequest = 0;
+// One world read at a time: a step asked for meanwhile (the next step of a run followed, the slider moved
+// on) is read when it ends, and a world no longer asked for is not drawn.
+let worldReading = null;
+let worldWanted = null;
 async function showWorld(step) {
-  const mine = ++worldRequest;
+  worldWanted = step;
   Page.loading('world');
   document.getElementById('world-panel').classList.add('loading');
   document.getElementById('world-loading').textContent = '(reading step ' + step + ' from the histories...)';
-  try {
-    const world = await get('/world?step=' + step);
-    if (mine === worldRequest) {
-      state.shownStep = world.step;
-      document.getElementById('shown-step').textContent = world.step;
-      document.getElementById('world-note').textContent = '';
-      World.draw(world, agentId => showAgent(agentId));
-      if (state.agent) {
-        showAgent(state.agent, world.step);
-      }
-    }
-  } catch (e) {
-    if (mine === worldRequest) {
-      document.getElementById('world-note').textContent = 'The world after step ' + step + ' is not shown: ' + e.message;
-    }
-  } finally {
-    if (mine === worldRequest) {
-      document.getElementById('world-loading').textContent = '';
-      document.getElementById('world-panel').classList.remove('loading');
-      Page.loaded('world');
-      Steps.drawn(step);
-    }
+  if (worldReading != null) {
+    return;
   }
+  worldReading = step;
+  let world = null;
+  let failure = null;
+  try {
+    world = await get('/world?step=' + step);
+  } catch (e) {
+    failure = e;
+  }
+  worldReading = null;
+  if (worldWanted !== step) {
+    showWorld(worldWanted);
+    return;
+  }
+  if (world) {
+    state.shownStep = world.step;
+    document.getElementById('shown-step').textContent = world.step;
+    document.getElementById('world-note').textContent = '';
+    try {
+      World.draw(world, agentId => showAgent(agentId));
+    } catch (e) {
+      document.getElementById('world-note').textContent = 'The world after step ' + step + ' could not be drawn: '
+        + e.message;
+    }
+    if (state.agent) {
+      showAgent(state.agent, world.step);
+    }
+  } else {
+    document.getElementById('world-note').textContent = 'The world after step ' + step + ' is not shown: '
+      + failure.message;
+  }
+  document.getElementById('world-loading').textContent = '';
+  document.getElementById('world-panel').classList.remove('loading');
+  Page.loaded('world');
+  Steps.drawn(step);
 }
 
 let agentRequest = 0;
