@@ -107,10 +107,12 @@ const Actions = (() => {
     if (fields) {
       fields.disabled = true;
     }
-    if (!form.querySelector('.ended')) {
-      form.prepend(el('p', 'The run has ' + how + ': nothing to intervene on. Fork it at a step to go on from there.',
-        'ended muted'));
+    let note = form.querySelector('.ended');
+    if (!note) {
+      note = el('p', null, 'ended muted');
+      form.prepend(note);
     }
+    note.textContent = 'The run has ' + how + ': nothing to intervene on. Fork it at a step to go on from there.';
   }
 
   return { showApprovals, buildInterveneForm, end, ended: () => ended };
