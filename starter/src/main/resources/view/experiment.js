@@ -1,6 +1,6 @@
 // An experiment's page (GET /api/experiments/{id}): its runs by status, a chart of a chosen final count
 // against a chosen parameter (each run a point, the mean over seeds a line), and its runs, each a link to
-// its own simulation page. Read again every 3 s while it runs; marks <body data-ready="true"> once drawn.
+// its own simulation page. Read again every 3 s while it runs; marks <html data-ready="true"> once drawn (as every page does).
 'use strict';
 
 const id = new URLSearchParams(location.search).get('id');
@@ -175,13 +175,13 @@ async function load() {
     drawTable(body);
     error.hidden = true;
     document.getElementById('loading').hidden = true;
-    document.body.dataset.ready = 'true';
+    document.documentElement.dataset.ready = 'true';
     return body.status === 'running';
   } catch (e) {
     error.textContent = 'Could not read the experiment: ' + e.message;
     error.hidden = false;
     document.getElementById('loading').hidden = true;
-    document.body.dataset.ready = 'true';
+    document.documentElement.dataset.ready = 'true';
     return true;
   }
 }
@@ -195,4 +195,5 @@ async function follow() {
 for (const select of ['count', 'dimension']) {
   document.getElementById(select).addEventListener('change', () => last && drawChart(last));
 }
+document.documentElement.dataset.ready = 'false';
 follow();

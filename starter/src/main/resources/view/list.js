@@ -1,4 +1,4 @@
-// The list of simulations (GET /api/simulations), read again every 5 s.
+// The list of simulations (GET /api/simulations), read again every 5 s; ready once first read.
 'use strict';
 
 function cell(row, text, href) {
@@ -16,11 +16,7 @@ function cell(row, text, href) {
 async function load() {
   const error = document.getElementById('error');
   try {
-    const response = await fetch('/api/simulations');
-    const body = await response.json();
-    if (!response.ok) {
-      throw new Error(body.error + (body.hint ? ' ' + body.hint : ''));
-    }
+    const body = await Page.get('/api/simulations');
     document.getElementById('temporal').textContent = 'Temporal at ' + body.temporal;
     const tbody = document.querySelector('#simulations tbody');
     tbody.replaceChildren();
@@ -30,6 +26,7 @@ async function load() {
       cell(row, s.scenario);
       cell(row, s.strategy);
       cell(row, s.status);
+      row.cells[row.cells.length - 1].replaceChildren(Page.el('span', s.status, 'badge ' + String(s.status).toLowerCase().replace(/ /g, '_')));
       cell(row, s.step);
       cell(row, s.started);
       cell(row, s.closed);
@@ -40,8 +37,12 @@ async function load() {
   } catch (e) {
     error.textContent = 'Could not list the simulations: ' + e.message;
     error.hidden = false;
+  } finally {
+    Page.loaded('list');
   }
 }
 
+Page.loading('list');
+Page.started();
 load();
 setInterval(load, 5000);

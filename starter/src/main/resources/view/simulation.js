@@ -1,6 +1,8 @@
 // One simulation, live: a Server-Sent Events stream (GET .../events) brings what the server read of it
 // (the steps so far, then each new one, its progress, interventions, costs by role, waiting calls); the
 // buttons and forms POST the CLI's actions (pause, resume, stop, intervene, fork, approve, edit, deny).
+// Every panel says which step it shows, and says so while it reads one; the page is marked ready
+// (Page, in page.js) when nothing is loading.
 'use strict';
 
 const id = new URLSearchParams(location.search).get('id');
@@ -8,46 +10,14 @@ const api = '/api/simulations/' + encodeURIComponent(id);
 const state = { steps: [], progress: null, interventions: [], columns: null, shownStep: null, agent: null };
 let countsChart = null;
 let callsChart = null;
-const el = World.el;
+const el = Page.el;
+const get = path => Page.get(api + path);
+const post = (action, body) => Page.post(api + '/' + action, body);
 
-function say(text) {
-  const said = document.getElementById('said');
-  said.textContent = text;
-  said.hidden = false;
-  document.getElementById('error').hidden = true;
-}
-
-function fail(text) {
-  const error = document.getElementById('error');
-  error.textContent = text;
-  error.hidden = false;
-}
-
-async function post(action, body) {
-  try {
-    const response = await fetch(api + '/' + action, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body || {})
-    });
-    const answer = await response.json();
-    if (!response.ok) {
-      fail(answer.error + (answer.hint ? ' ' + answer.hint : ''));
-      return null;
-    }
-    say(answer.message);
-    return answer;
-  } catch (e) {
-    fail(action + ' failed: ' + e.message);
-    return null;
-  }
-}
-
-async function get(path) {
-  const response = await fetch(api + path);
-  const body = await response.json();
-  if (!response.ok) {
-    throw new Error(body.error + (body.hint ? ' ' + body.hint : ''));
-  }
-  return body;
+/** The last step done, as the page knows it: the latest of the progress and the steps read. */
+function lastStep() {
+  const row = state.steps.length > 0 ? state.steps[state.steps.length - 1].step : 0;
+  return Math.max(row, state.progress ? state.progress.step || 0 : 0);
 }
 
 // ---- per-step data: charts and the counts table
@@ -63,8 +33,9 @@ function redrawSteps() {
   }
   if (!state.columns) {
     state.columns = Object.keys(rows[0].counts || {});
-    countsChart = stepChart(document.getElementById('counts-chart'), 'Variables', state.columns, () => state.interventions);
-    callsChart = stepChart(document.getElementById('calls-chart'), 'LLM calls, tokens and failed agent steps per step',
+    countsChart = Charts.stepChart(document.getElementById('counts-chart'), 'Variables', state.columns,
+      () => state.interventions);
+    callsChart = Charts.stepChart(document.getElementById('calls-chart'), 'LLM calls, tokens and failed agent steps per step',
       ['LLM calls', 'failed agent steps', 'tokens'], () => state.interventions, ['tokens']);
   }
   const xs = rows.map(s => s.step);
@@ -86,16 +57,10 @@ function redrawSteps() {
     [rows[i].step, ...state.columns.map(c => (rows[i].counts || {})[c]), calls[i], tokens[i], failed[i]].forEach(v => {
       const td = r.insertCell();
       td.className = 'n';
-      td.textContent = v == null ? '-' : v;
+      td.textContent = v == null ? '-' : Page.number(v);
     });
   }
-  const slider = document.getElementById('step');
-  const last = rows[rows.length - 1].step;
-  slider.max = last;
-  if (document.getElementById('follow').checked && state.shownStep !== last) {
-    slider.value = last;
-    showWorld(last);
-  }
+  Steps.setLatest(rows[rows.length - 1].step);
 }
 
 function showProgress() {
@@ -103,15 +68,23 @@ function showProgress() {
   if (!p) {
     return;
   }
+  Page.loaded('run');
   document.getElementById('title').textContent = id + (p.scenario ? ' (' + p.scenario + ')' : '');
   const status = document.getElementById('status');
-  const label = p.done ? 'finished' : p.stopRequested ? 'stopping' : p.paused ? 'paused' : 'running';
-  status.textContent = label;
-  status.className = 'badge ' + (p.paused ? 'paused' : p.done ? 'COMPLETED' : 'RUNNING');
+  if (!Actions.ended()) {
+    status.textContent = p.done ? 'finished' : p.stopRequested ? 'stopping' : p.paused ? 'paused' : 'running';
+    status.className = 'badge ' + (p.paused ? 'paused' : p.done ? 'completed' : 'running');
+  }
   const usage = p.usage || { input: 0, output: 0 };
-  document.getElementById('where').textContent = 'step ' + p.step + (p.totalSteps ? ' of ' + p.totalSteps : '')
+  document.getElementById('where').textContent = 'step ' + lastStep() + (p.totalSteps ? ' of ' + p.totalSteps : '')
     + (p.agents ? ', ' + p.agents + ' agents' : '') + ', ' + p.llmCalls + ' LLM calls, '
     + (usage.input + usage.output) + ' tokens';
+  if (p.done) {
+    Actions.end('finished');
+  }
+  if (Page.isLoading('roles') && !p.llmCalls) {
+    showRoles({ byRole: [], failures: [], step: p.step }); // nothing to read yet (paused before its first step)
+  }
 }
 
 function showStatus(s) {
@@ -123,8 +96,14 @@ function showStatus(s) {
   }
   const status = document.getElementById('status');
   status.textContent = s.status.toLowerCase();
-  status.className = 'badge ' + s.status;
-  ['pause', 'resume', 'stop'].forEach(b => { document.getElementById(b).disabled = true; });
+  status.className = 'badge ' + s.status.toLowerCase().replace(/ /g, '_');
+  Actions.end(s.status === 'NOT FOUND' ? 'not been found' : s.status.toLowerCase());
+  if (s.note) {
+    document.getElementById('where').textContent = s.note;
+  }
+  // nothing more comes: what was not read will not be
+  Page.loaded('run');
+  Page.loaded('roles');
 }
 
 function showInterventions() {
@@ -140,16 +119,23 @@ function showInterventions() {
 }
 
 function showRoles(costs) {
+  if (!costs) {
+    return; // not read yet: the panel says it is reading
+  }
+  Page.loaded('roles');
+  document.getElementById('roles-step').textContent = costs.step != null
+    ? '(after step ' + costs.step + '; read every 30 s)' : '';
   const div = document.getElementById('roles');
   div.replaceChildren();
-  if (!costs || !costs.byRole || costs.byRole.length === 0) {
-    div.appendChild(el('p', 'No LLM calls yet.', 'muted'));
+  if (!costs.byRole || costs.byRole.length === 0) {
+    div.appendChild(el('p', 'No LLM calls' + (costs.step != null ? ' by step ' + costs.step : '') + '.', 'muted'));
   } else {
     const t = el('table');
     const h = t.createTHead().insertRow();
     ['role', 'strategy', 'agent steps', 'failed', 'LLM calls', 'tokens in', 'tokens out'].forEach(c => h.appendChild(el('th', c)));
+    const body = t.createTBody();
     for (const r of costs.byRole) {
-      const row = t.createTBody().insertRow();
+      const row = body.insertRow();
       [r.role, r.strategy, r.agentSteps, r.failedAgentSteps, r.llmCalls, r.usage ? r.usage.input : 0,
         r.usage ? r.usage.output : 0].forEach(v => { row.insertCell().textContent = v; });
     }
@@ -157,7 +143,7 @@ function showRoles(costs) {
   }
   const failures = document.getElementById('failures');
   failures.replaceChildren();
-  if (costs && costs.failures && costs.failures.length > 0) {
+  if (costs.failures && costs.failures.length > 0) {
     failures.appendChild(el('h3', 'Failed agent steps'));
     const ul = el('ul');
     costs.failures.forEach(f => ul.appendChild(el('li', f.agentSteps + ' x ' + f.reason)));
@@ -167,122 +153,75 @@ function showRoles(costs) {
 
 // ---- the world and the agents
 
-let worldRequest = 0;
+// One world read at a time: a step asked for meanwhile (the next step of a run followed, the slider moved
+// on) is read when it ends, and a world no longer asked for is not drawn.
+let worldReading = null;
+let worldWanted = null;
 async function showWorld(step) {
-  state.shownStep = step;
-  document.getElementById('shown-step').textContent = step;
-  const mine = ++worldRequest;
-  try {
-    const world = await get('/world?step=' + step);
-    if (mine === worldRequest) {
-      document.getElementById('world-note').textContent = '';
-      World.draw(world, agentId => showAgent(agentId));
-      if (state.agent) {
-        showAgent(state.agent);
-      }
-    }
-  } catch (e) {
-    if (mine === worldRequest) {
-      document.getElementById('world-note').textContent = 'The world after step ' + step + ' is not shown: ' + e.message;
-    }
+  worldWanted = step;
+  Page.loading('world');
+  document.getElementById('world-panel').classList.add('loading');
+  document.getElementById('world-loading').textContent = '(reading step ' + step + ' from the histories...)';
+  if (worldReading != null) {
+    return;
   }
+  worldReading = step;
+  let world = null;
+  let failure = null;
+  try {
+    world = await get('/world?step=' + step);
+  } catch (e) {
+    failure = e;
+  }
+  worldReading = null;
+  if (worldWanted !== step) {
+    showWorld(worldWanted);
+    return;
+  }
+  if (world) {
+    state.shownStep = world.step;
+    document.getElementById('shown-step').textContent = world.step;
+    document.getElementById('world-note').textContent = '';
+    try {
+      World.draw(world, agentId => showAgent(agentId));
+    } catch (e) {
+      document.getElementById('world-note').textContent = 'The world after step ' + step + ' could not be drawn: '
+        + e.message;
+    }
+    if (state.agent) {
+      showAgent(state.agent, world.step);
+    }
+  } else {
+    document.getElementById('world-note').textContent = 'The world after step ' + step + ' is not shown: '
+      + failure.message;
+  }
+  document.getElementById('world-loading').textContent = '';
+  document.getElementById('world-panel').classList.remove('loading');
+  Page.loaded('world');
+  Steps.drawn(step);
 }
 
+let agentRequest = 0;
 async function showAgent(agentId, step = state.shownStep) {
   state.agent = agentId;
+  const mine = ++agentRequest;
+  Page.loading('agent');
+  Agent.reading(agentId, step);
   try {
-    World.showAgent(await get('/agents/' + encodeURIComponent(agentId) + '?step=' + step), showAgent);
-  } catch (e) {
-    fail('Agent ' + agentId + ' at step ' + step + ': ' + e.message);
-  }
-}
-
-// ---- acting
-
-function showApprovals(calls) {
-  const div = document.getElementById('approvals');
-  div.replaceChildren();
-  if (!calls || calls.length === 0) {
-    div.appendChild(el('p', 'None.', 'muted'));
-    return;
-  }
-  for (const c of calls) {
-    const box = el('div');
-    box.className = 'approval';
-    box.appendChild(el('p', c.call + ': ' + c.tool));
-    const args = el('textarea');
-    args.className = 'args';
-    args.value = JSON.stringify(c.arguments);
-    const reason = el('input');
-    reason.placeholder = 'reason (the model reads it)';
-    reason.size = 40;
-    const approve = el('button', 'Approve');
-    approve.onclick = () => {
-      const edited = args.value.trim() !== JSON.stringify(c.arguments);
-      post(edited ? 'edit' : 'approve', { call: c.call, arguments: edited ? args.value : null, reason: reason.value });
-    };
-    const deny = el('button', 'Deny');
-    deny.onclick = () => post('deny', { call: c.call, reason: reason.value });
-    box.append(args, reason, ' ', approve, ' ', deny);
-    div.appendChild(box);
-  }
-}
-
-function buildInterveneForm(params) {
-  const form = document.getElementById('intervene');
-  form.replaceChildren();
-  if (!params || params.length === 0) {
-    form.appendChild(el('p', 'This scenario has no parameter that may change while it runs.', 'muted'));
-    return;
-  }
-  for (const p of params) {
-    const label = el('label');
-    label.appendChild(el('span', p.name + ' '));
-    let input;
-    if (p.allowedValues && p.allowedValues.length > 0 || p.type === 'boolean') {
-      input = el('select');
-      input.appendChild(el('option', ''));
-      (p.type === 'boolean' ? ['true', 'false'] : p.allowedValues).forEach(v => input.appendChild(el('option', v)));
-    } else {
-      input = el('input');
-      if (p.type === 'integer' || p.type === 'number') {
-        input.type = 'number';
-        input.step = p.type === 'integer' ? '1' : 'any';
-      }
-      input.placeholder = JSON.stringify(p.defaultValue);
+    const agent = await get('/agents/' + encodeURIComponent(agentId) + '?step=' + step);
+    if (mine === agentRequest) {
+      // its last step: the world goes there too, and shows the agent there
+      Agent.show(agent, last => Steps.go(last));
     }
-    input.name = p.name;
-    label.appendChild(input);
-    label.appendChild(el('span', ' ' + p.description, 'hint'));
-    form.appendChild(label);
+  } catch (e) {
+    if (mine === agentRequest) {
+      Page.fail('Agent ' + agentId + ' at step ' + step + ': ' + e.message);
+    }
+  } finally {
+    if (mine === agentRequest) {
+      Page.loaded('agent');
+    }
   }
-  const at = el('label');
-  at.append('from step ');
-  const atInput = el('input');
-  atInput.name = 'atStep';
-  atInput.type = 'number';
-  atInput.min = '1';
-  atInput.placeholder = 'next';
-  at.appendChild(atInput);
-  form.appendChild(at);
-  const note = el('label');
-  note.append('note ');
-  const noteInput = el('input');
-  noteInput.name = 'note';
-  note.appendChild(noteInput);
-  form.appendChild(note);
-  form.appendChild(el('button', 'Intervene'));
-  form.onsubmit = ev => {
-    ev.preventDefault();
-    const parameters = {};
-    params.forEach(p => {
-      const v = form.elements[p.name].value;
-      if (v !== '') {
-        parameters[p.name] = v;
-      }
-    });
-    post('intervene', { parameters, atStep: atInput.value, note: noteInput.value });
-  };
 }
 
 async function fork() {
@@ -297,62 +236,65 @@ async function fork() {
   }
 }
 
+function showAbout(about) {
+  Actions.buildInterveneForm(about.adjustable, post);
+  if (about.temporalUi) {
+    const link = document.getElementById('temporal-ui');
+    link.href = about.temporalUi;
+    link.hidden = false;
+  }
+  if (about.origin && about.origin.simulation) {
+    const origin = document.getElementById('origin');
+    const from = el('a', about.origin.simulation);
+    from.href = '/simulation?id=' + encodeURIComponent(about.origin.simulation);
+    origin.replaceChildren((about.origin.kind || 'fork') + ' of ', from, ' after step ' + about.origin.step
+      + (about.origin.file ? ' (' + about.origin.file + ')' : ''));
+    origin.hidden = false;
+  }
+}
+
 // ---- start
 
 async function start() {
   document.getElementById('title').textContent = id;
+  document.title = 'Durable Agents: ' + id;
   document.getElementById('pause').onclick = () => post('pause');
   document.getElementById('resume').onclick = () => post('resume');
   document.getElementById('stop').onclick = () => post('stop');
   document.getElementById('fork').onclick = fork;
-  const slider = document.getElementById('step');
-  // while the slider is dragged, the world is read for the step it rests on (150 ms), not for every step passed
-  let resting = null;
-  slider.oninput = () => {
-    document.getElementById('follow').checked = slider.value === slider.max;
-    document.getElementById('shown-step').textContent = slider.value;
-    clearTimeout(resting);
-    resting = setTimeout(() => showWorld(Number(slider.value)), 150);
-  };
-  document.getElementById('follow').onchange = ev => {
-    if (ev.target.checked && state.steps.length > 0) {
-      slider.value = slider.max;
-      showWorld(state.steps[state.steps.length - 1].step);
-    }
-  };
-  try {
-    const about = await get('');
-    buildInterveneForm(about.adjustable);
-    if (about.temporalUi) {
-      const link = document.getElementById('temporal-ui');
-      link.href = about.temporalUi;
-      link.hidden = false;
-    }
-  } catch (e) {
-    fail(e.message);
-  }
+  Steps.init(step => showWorld(step));
+  ['about', 'run', 'roles'].forEach(Page.loading);
+  Page.started();
   const events = new EventSource(api + '/events');
   const on = (name, handle) => events.addEventListener(name, e => handle(JSON.parse(e.data)));
   on('snapshot', s => {
     state.steps = s.steps || [];
     state.progress = s.progress;
     state.interventions = s.interventions || [];
-    showProgress();
     redrawSteps();
+    showProgress();
     showInterventions();
     showRoles(s.roles);
-    showApprovals(s.approvals);
-    showStatus(s.status);
+    Actions.showApprovals(s.approvals, post);
+    showStatus(s.status && s.status.finished ? s.status : null);
   });
   on('steps', rows => {
     state.steps.push(...rows);
     redrawSteps();
+    showProgress();
   });
   on('progress', p => { state.progress = p; showProgress(); });
   on('interventions', v => { state.interventions = v || []; showInterventions(); });
   on('roles', showRoles);
-  on('approvals', showApprovals);
+  on('approvals', calls => Actions.showApprovals(calls, post));
   on('status', showStatus);
+  try {
+    showAbout(await get(''));
+  } catch (e) {
+    Page.fail(e.message);
+  } finally {
+    Page.loaded('about');
+  }
 }
 
 start();

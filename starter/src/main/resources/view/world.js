@@ -1,21 +1,13 @@
-// The world after a step (GET .../world?step=N): a grid drawn on a canvas, each agent in its colour and
-// shape, or a table of agents where the scenario has no grid; and one agent at a step (GET
-// .../agents/{agentId}?step=N): what it saw, remembered, planned and called.
+// The world after a step (GET .../world?step=N), as the scenario's portrayal draws it: a grid on a canvas
+// as wide as its panel allows, each agent in its colour and shape with its label; the portrayal's legend
+// (or, where it gives none, the roles drawn in each colour and shape); and a table of the agents with
+// where they are, their state and each of their attributes as a column, numbers rounded.
 'use strict';
 
 const World = (() => {
+  const el = Page.el;
   let shown = null;
-
-  function el(tag, text, cls) {
-    const e = document.createElement(tag);
-    if (text != null) {
-      e.textContent = text;
-    }
-    if (cls) {
-      e.className = cls;
-    }
-    return e;
-  }
+  let onAgent = () => {};
 
   function shape(ctx, kind, cx, cy, r) {
     ctx.beginPath();
@@ -32,117 +24,195 @@ const World = (() => {
       ctx.lineTo(cx, cy + r);
       ctx.lineTo(cx - r, cy);
       ctx.closePath();
+    } else if (kind === 'cross') {
+      const t = r / 3;
+      ctx.rect(cx - r, cy - t, 2 * r, 2 * t);
+      ctx.rect(cx - t, cy - r, 2 * t, 2 * r);
     } else {
       ctx.arc(cx, cy, r, 0, 2 * Math.PI);
     }
     ctx.fill();
   }
 
-  function draw(world, onAgent) {
-    shown = world;
-    const canvas = document.getElementById('world');
-    const table = document.getElementById('agent-table');
-    table.replaceChildren();
+  /** Black or white, whichever reads better on {@code color}. */
+  function ink(color) {
+    const probe = document.createElement('canvas').getContext('2d');
+    probe.fillStyle = color;
+    const hex = probe.fillStyle; // normalised to #rrggbb
+    if (!/^#[0-9a-f]{6}$/i.test(hex)) {
+      return '#000';
+    }
+    const [r, g, b] = [1, 3, 5].map(i => parseInt(hex.substr(i, 2), 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#000' : '#fff';
+  }
+
+  /** The cell size that fits the grid into its panel's width and most of the window's height. */
+  function cellSize(grid, canvas) {
+    const width = (canvas.parentElement && canvas.parentElement.clientWidth) || 600;
+    const height = Math.max(320, window.innerHeight - 260); // the header and the step controls above it
+    return Math.max(3, Math.min(96, Math.floor(Math.min(width, height) / Math.max(grid.width, grid.height))));
+  }
+
+  function drawGrid(world, canvas) {
     const agents = world.agents || [];
-    // cells of 22 px, smaller for a large grid (the canvas stays within about 600 px)
-    const CELL = world.grid ? Math.max(4, Math.min(22, Math.floor(600 / Math.max(world.grid.width, world.grid.height)))) : 0;
+    const cell = cellSize(world.grid, canvas);
+    canvas.hidden = false;
+    canvas.width = world.grid.width * cell;
+    canvas.height = world.grid.height * cell;
+    const ctx = canvas.getContext('2d');
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.strokeStyle = '#e3e6ea';
+    for (let x = 0; x <= world.grid.width; x++) {
+      ctx.beginPath(); ctx.moveTo(x * cell + 0.5, 0); ctx.lineTo(x * cell + 0.5, canvas.height); ctx.stroke();
+    }
+    for (let y = 0; y <= world.grid.height; y++) {
+      ctx.beginPath(); ctx.moveTo(0, y * cell + 0.5); ctx.lineTo(canvas.width, y * cell + 0.5); ctx.stroke();
+    }
+    // several agents in one cell share it, each in a part of it
+    const cells = new Map();
+    for (const a of agents) {
+      if (a.x != null && a.y != null) {
+        const key = a.x + ',' + a.y;
+        cells.set(key, [...(cells.get(key) || []), a]);
+      }
+    }
+    for (const together of cells.values()) {
+      const k = Math.ceil(Math.sqrt(together.length));
+      const part = cell / k;
+      together.forEach((a, i) => {
+        const cx = a.x * cell + (i % k) * part + part / 2;
+        const cy = a.y * cell + Math.floor(i / k) * part + part / 2;
+        const r = Math.max(1.5, part / 2 - Math.max(1, part / 8));
+        ctx.fillStyle = a.color || '#7f7f7f';
+        shape(ctx, a.shape, cx, cy, r);
+        if (a.label && part >= 16) {
+          // on the agent, squeezed to its cell's width where it is longer
+          ctx.fillStyle = ink(a.color || '#7f7f7f');
+          ctx.font = Math.round(Math.min(part * 0.4, 14)) + 'px system-ui, sans-serif';
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'middle';
+          ctx.fillText(String(a.label), cx, cy + (a.shape === 'triangle' ? r / 3 : 0), 2 * r - 2);
+        }
+      });
+    }
+    canvas.onclick = ev => {
+      const box = canvas.getBoundingClientRect();
+      const x = Math.floor((ev.clientX - box.left) * canvas.width / box.width / cell);
+      const y = Math.floor((ev.clientY - box.top) * canvas.height / box.height / cell);
+      const hit = agents.find(a => a.x === x && a.y === y);
+      if (hit) {
+        onAgent(hit.id);
+      }
+    };
+  }
+
+  /** The portrayal's legend, or the roles drawn in each colour and shape where it gives none. */
+  function legendOf(world) {
+    if (world.legend && world.legend.length > 0) {
+      return world.legend;
+    }
+    const seen = new Map();
+    for (const a of world.agents || []) {
+      const key = [a.role, a.color, a.shape].join('|');
+      if (!seen.has(key)) {
+        seen.set(key, { role: a.role, color: a.color, shape: a.shape });
+      }
+    }
+    return [...seen.values()];
+  }
+
+  function drawLegend(world) {
+    const legend = document.getElementById('legend');
+    legend.replaceChildren();
+    for (const entry of legendOf(world)) {
+      const item = el('span', null, 'legend-entry');
+      const swatch = el('canvas');
+      swatch.width = 16;
+      swatch.height = 16;
+      const ctx = swatch.getContext('2d');
+      ctx.fillStyle = entry.color || '#7f7f7f';
+      shape(ctx, entry.shape, 8, 8, 6.5);
+      const words = [entry.role, entry.meaning].filter(w => w).join(', ')
+        + (entry.label ? ' (labelled with its ' + entry.label + ')' : '');
+      item.append(swatch, ' ' + words);
+      legend.appendChild(item);
+    }
+  }
+
+  function drawTable(world) {
+    const holder = document.getElementById('agent-table');
+    holder.replaceChildren();
+    const agents = world.agents || [];
+    if (agents.length === 0 || (world.grid && agents.length > 400)) {
+      return;
+    }
+    const attributes = [];
+    agents.forEach(a => Object.keys(a.attributes || {}).forEach(k => {
+      if (!attributes.includes(k)) {
+        attributes.push(k);
+      }
+    }));
+    const withState = agents.some(a => a.state);
+    const withWhere = agents.some(a => a.x != null);
+    const t = el('table', null, 'agents');
+    const head = t.createTHead().insertRow();
+    ['agent', 'role', ...(withWhere ? ['where'] : []), ...(withState ? ['state'] : []), ...attributes]
+      .forEach(h => head.appendChild(el('th', h)));
+    const body = t.createTBody();
+    for (const a of agents) {
+      const row = body.insertRow();
+      row.dataset.agent = a.id;
+      const link = el('a', a.id);
+      link.href = '#';
+      link.onclick = ev => { ev.preventDefault(); onAgent(a.id); };
+      const id = row.insertCell();
+      id.className = 'agent-id';
+      id.appendChild(link);
+      if (a.color) {
+        id.style.borderLeft = '6px solid ' + a.color;
+      }
+      row.insertCell().textContent = a.role || '';
+      if (withWhere) {
+        row.insertCell().textContent = a.x == null ? '' : '(' + a.x + ', ' + a.y + ')';
+      }
+      if (withState) {
+        row.insertCell().textContent = a.state || '';
+      }
+      for (const k of attributes) {
+        const v = (a.attributes || {})[k];
+        const td = row.insertCell();
+        td.textContent = Page.number(v);
+        if (typeof v === 'number') {
+          td.className = 'n';
+        }
+      }
+    }
+    holder.appendChild(t);
+  }
+
+  /** Draws {@code world}; a click on an agent (on the grid or in the table) calls {@code open(agentId)}. */
+  function draw(world, open) {
+    shown = world;
+    onAgent = open;
+    const canvas = document.getElementById('world');
     if (world.grid) {
-      canvas.hidden = false;
-      canvas.width = world.grid.width * CELL;
-      canvas.height = world.grid.height * CELL;
-      const ctx = canvas.getContext('2d');
-      ctx.clearRect(0, 0, canvas.width, canvas.height);
-      ctx.strokeStyle = '#eceff3';
-      for (let x = 0; x <= world.grid.width; x++) {
-        ctx.beginPath(); ctx.moveTo(x * CELL, 0); ctx.lineTo(x * CELL, canvas.height); ctx.stroke();
-      }
-      for (let y = 0; y <= world.grid.height; y++) {
-        ctx.beginPath(); ctx.moveTo(0, y * CELL); ctx.lineTo(canvas.width, y * CELL); ctx.stroke();
-      }
-      for (const a of agents) {
-        if (a.x == null || a.y == null) {
-          continue;
-        }
-        ctx.fillStyle = a.color || '#555';
-        shape(ctx, a.shape, a.x * CELL + CELL / 2, a.y * CELL + CELL / 2, Math.max(1.5, CELL / 2 - 3));
-      }
-      canvas.onclick = ev => {
-        const r = canvas.getBoundingClientRect();
-        const x = Math.floor((ev.clientX - r.left) * canvas.width / r.width / CELL);
-        const y = Math.floor((ev.clientY - r.top) * canvas.height / r.height / CELL);
-        const hit = agents.find(a => a.x === x && a.y === y);
-        if (hit) {
-          onAgent(hit.id);
-        }
-      };
+      drawGrid(world, canvas);
     } else {
       canvas.hidden = true;
     }
-    if (!world.grid || agents.length <= 60) {
-      const t = el('table');
-      const head = t.createTHead().insertRow();
-      ['agent', 'role', 'where', 'state'].forEach(h => head.appendChild(el('th', h)));
-      const body = t.createTBody();
-      for (const a of agents) {
-        const row = body.insertRow();
-        const link = el('a', a.id);
-        link.href = '#';
-        link.onclick = ev => { ev.preventDefault(); onAgent(a.id); };
-        row.insertCell().appendChild(link);
-        row.insertCell().textContent = a.role || '';
-        row.insertCell().textContent = a.x == null ? '' : '(' + a.x + ', ' + a.y + ')';
-        row.insertCell().textContent = a.label || JSON.stringify(a.attributes || {});
-        if (a.color) {
-          row.cells[0].style.borderLeft = '6px solid ' + a.color;
-        }
+    drawLegend(world);
+    drawTable(world);
+  }
+
+  let resized = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => {
+      if (shown && shown.grid) {
+        drawGrid(shown, document.getElementById('world'));
       }
-      table.appendChild(t);
-    }
-  }
+    }, 100);
+  });
 
-  function block(parent, title, value) {
-    if (value == null || value === '' || (Array.isArray(value) && value.length === 0)) {
-      return;
-    }
-    parent.appendChild(el('h3', title));
-    parent.appendChild(el('pre', typeof value === 'string' ? value : JSON.stringify(value, null, 2)));
-  }
-
-  // open(agentId, step): shows the same agent at another step (a jailed citizen's last step)
-  function showAgent(a, open) {
-    document.getElementById('agent').hidden = false;
-    document.getElementById('agent-id').textContent = a.agentId;
-    document.getElementById('agent-step').textContent = a.step;
-    const body = document.getElementById('agent-body');
-    body.replaceChildren();
-    if (a.temporalUi) {
-      const link = el('a', 'This agent step in the Temporal UI');
-      link.href = a.temporalUi;
-      link.target = '_blank';
-      link.rel = 'noopener';
-      body.appendChild(link);
-    }
-    if (a.note) {
-      body.appendChild(el('p', a.note));
-    }
-    if (a.lastStep != null && open) {
-      const last = el('button', 'Its last step: step ' + a.lastStep);
-      last.onclick = () => open(a.agentId, a.lastStep);
-      body.appendChild(last);
-    }
-    block(body, 'Reasoning', a.reasoning);
-    block(body, 'Observation', a.observation);
-    block(body, 'Memory', a.memory);
-    block(body, 'Plan' + (a.remainingTtl != null ? ' (' + a.remainingTtl + ' more steps)' : ''), a.plan);
-    for (const [i, c] of (a.llmCalls || []).entries()) {
-      block(body, 'LLM call ' + (i + 1) + ': ' + (c.model || '') + (c.purpose ? ', ' + c.purpose : '') + ' ('
-        + (c.inputTokens || 0) + ' in, ' + (c.outputTokens || 0) + ' out tokens)', c.text || '');
-    }
-    for (const t of a.toolCalls || []) {
-      block(body, 'Tool call ' + t.name, { arguments: t.arguments, result: t.result, error: t.error });
-    }
-    block(body, 'Actions', a.actions);
-  }
-
-  return { draw, showAgent, shown: () => shown, el };
+  return { draw, shown: () => shown, el };
 })();

@@ -116,7 +116,7 @@ class ExperimentViewBrowserTest {
     browser.open(home);
     browser.awaitText("Experiments", "exp-view");
     browser.click("exp-view");
-    browser.awaitScript("the page to say it is ready", "return document.body.dataset.ready === 'true'");
+    browser.awaitScript("the page to say it is ready", "return document.documentElement.dataset.ready === 'true'");
     String page = browser.awaitText("exp-view: legitimacy", "6 runs: 4 completed, 2 failed", "Outcome against a parameter");
     assertTrue(page.contains("epstein, 3 steps a run"), page);
     assertTrue(page.contains("legitimacy"), page);

@@ -121,6 +121,7 @@ class ViewBrowserTest {
 
     browser.click(SIM);
     browser.awaitText("Per step", "Counts");
+    everyPanelShowsTheSameStepOrSaysItIsLoading();
     int first = awaitStepAbove(2);
     int drawnFirst = worldStep(browser.awaitLive("World after step "));
     int later = awaitStepAbove(first + 2);
@@ -130,6 +131,7 @@ class ViewBrowserTest {
     assertTrue(rows >= later, "a row per step: " + rows + " rows at step " + later);
     long drawn = ((Number) browser.script("return document.querySelectorAll('#counts-chart canvas').length")).longValue();
     assertTrue(drawn >= 1, "uPlot drew the chart");
+    browser.awaitScript("the page ready", "return document.documentElement.dataset.ready === 'true'");
     shot("02-simulation");
 
     browser.click("Pause");
@@ -190,12 +192,15 @@ class ViewBrowserTest {
     // the jailed citizen: its step then, or (jailed before it) its last step, says why it rebelled
     browser.click(jailed);
     String panel = browser.awaitLive("Agent " + jailed + " at step " + past);
-    if (panel.contains(jailed + " took no step at step " + past)) {
+    if (panel.contains("took no step at step " + past)) {
+      assertTrue(panel.contains(jailed + " was jailed (sentence "), "it says why: " + panel);
       Matcher last = Pattern.compile("Its last step: step (\\d+)").matcher(
           browser.awaitLive("Its last step: step "));
       assertTrue(last.find());
       browser.click("Its last step: step " + last.group(1));
       browser.awaitLive("Agent " + jailed + " at step " + last.group(1));
+      browser.awaitScript("the world moved to its last step", "return World.shown().step === " + last.group(1));
+      past = Integer.parseInt(last.group(1));
     }
     String why = browser.awaitLive("Reasoning", "above the threshold");
     assertTrue(why.contains("LLM call 1") && (why.contains("become active") || why.contains("stay active")), why);
@@ -332,6 +337,38 @@ class ViewBrowserTest {
       stream.cancel(true);
       cli("stop", id);
     }
+  }
+
+  /**
+   * While the run goes on: whenever the page is ready, the header, the world and the counts show the same
+   * step; while the world is read, it says so; the costs by role say which step they are of.
+   */
+  private static void everyPanelShowsTheSameStepOrSaysItIsLoading() throws Exception {
+    String panels = "const t = id => document.getElementById(id).textContent;"
+        + " const m = t('where').match(/step (\\d+) of/); const top = document.querySelector('#counts tbody td');"
+        + " return [document.documentElement.dataset.ready, document.documentElement.dataset.loading || '-',"
+        + " m ? m[1] : -1, t('shown-step'), top ? top.textContent : -1, document.getElementById('follow').checked,"
+        + " t('world-loading') || '-', t('roles') + ' ' + t('roles-step')].join('|')";
+    List<String> ready = new ArrayList<>();
+    List<String> seen = new ArrayList<>();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (ready.stream().map(s -> s.split("\\|")[2]).distinct().count() < 3) {
+      assertTrue(System.nanoTime() < deadline, "three steps shown whole while the run goes on: " + seen);
+      String sample = (String) browser.script(panels);
+      seen.add(sample);
+      String[] p = sample.split("\\|", -1);
+      if (p[1].contains("world")) {
+        assertTrue(p[6].contains("reading step"), "the world says it is loading: " + sample);
+      }
+      assertTrue(!p[7].contains("No LLM calls yet"), "the costs by role say which step they are of: " + sample);
+      if (p[0].equals("true") && p[5].equals("true") && !p[2].equals("0")) {
+        assertEquals(p[2], p[3], "the header and the world show one step: " + sample);
+        assertEquals(p[2], p[4], "the header and the counts show one step: " + sample);
+        ready.add(sample);
+      }
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    System.out.printf("ViewBrowserTest: %d looks at the page, %d of them ready%n", seen.size(), ready.size());
   }
 
   /** What the view's JSON endpoint {@code path} (under the simulation) answers. */

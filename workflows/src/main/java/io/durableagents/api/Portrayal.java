@@ -24,12 +24,79 @@ import java.util.Map;
  * }
  * }</pre>
  *
+ * <p>A legend ({@link #withLegend}) says what each colour and shape means, and what a label counts; a
+ * view shows it beside the grid, and an agent's state ({@code jailed (sentence 3)}) in its table. Without
+ * one, a view makes one of the roles drawn in each colour and shape.
+ *
  * @param grid the grid's size, or null when the world has none (a view shows a table)
  * @param agents every agent, in the world's agent order
+ * @param legend what each colour and shape means (empty: the view names the roles)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Portrayal(Grid grid, List<AgentPortrayal> agents) {
+public record Portrayal(Grid grid, List<AgentPortrayal> agents, List<LegendEntry> legend) {
+
+  /**
+   * What the agents drawn in one colour and shape are, as a legend says it:
+   *
+   * <pre>{@code
+   * LegendEntry.of("citizen", "#808080", AgentPortrayal.Shape.SQUARE, "jailed").withLabel("sentence")
+   * }</pre>
+   *
+   * <p>reads "a grey square is a jailed citizen; its label is its sentence", and a jailed citizen labelled
+   * {@code 3} is shown as {@code jailed (sentence 3)}.
+   *
+   * @param role the role of the agents drawn so (null: any role)
+   * @param color their CSS colour, as their {@link AgentPortrayal#color()} gives it
+   * @param shape their shape
+   * @param meaning what they are ({@code "jailed"}; null: their role says it all)
+   * @param label what their label is ({@code "sentence"}; null: they have none, or it needs no name)
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record LegendEntry(String role, String color, AgentPortrayal.Shape shape, String meaning, String label) {
+    public LegendEntry {
+      if (color == null || color.isBlank()) {
+        throw new IllegalArgumentException("a legend entry needs the colour it explains");
+      }
+      shape = shape == null ? AgentPortrayal.Shape.CIRCLE : shape;
+    }
+
+    /** Agents of {@code role} drawn in {@code color} and {@code shape} are {@code meaning}. */
+    public static LegendEntry of(String role, String color, AgentPortrayal.Shape shape, String meaning) {
+      return new LegendEntry(role, color, shape, meaning, null);
+    }
+
+    /** This entry, whose agents' label is their {@code label} ({@code "sentence"}, {@code "wealth"}). */
+    public LegendEntry withLabel(String label) {
+      return new LegendEntry(role, color, shape, meaning, label);
+    }
+
+    /** Whether {@code agent} is drawn as this entry says (its role, colour and shape). */
+    public boolean explains(AgentPortrayal agent) {
+      return (role == null || role.equals(agent.role())) && color.equalsIgnoreCase(agent.color())
+          && shape == agent.shape();
+    }
+
+    /**
+     * How a view names the state of {@code agent}, drawn as this entry says: {@code jailed (sentence 3)},
+     * {@code jailed}, or empty when this entry has no meaning (its role says it all).
+     */
+    public String stateOf(AgentPortrayal agent) {
+      if (meaning == null) {
+        return "";
+      }
+      if (agent.label() == null || agent.label().isBlank()) {
+        return meaning;
+      }
+      return meaning + " (" + (label == null ? "" : label + " ") + agent.label() + ")";
+    }
+  }
+
+  /** A portrayal without a legend: a view names the roles. */
+  public Portrayal(Grid grid, List<AgentPortrayal> agents) {
+    this(grid, agents, List.of());
+  }
 
   /**
    * A grid of {@code width} columns and {@code height} rows.
@@ -52,6 +119,7 @@ public record Portrayal(Grid grid, List<AgentPortrayal> agents) {
 
   public Portrayal {
     agents = agents == null ? List.of() : List.copyOf(agents);
+    legend = legend == null ? List.of() : List.copyOf(legend);
     for (AgentPortrayal a : agents) {
       if (grid != null && a.x() != null
           && (a.x() < 0 || a.x() >= grid.width() || a.y() < 0 || a.y() >= grid.height())) {
@@ -59,6 +127,24 @@ public record Portrayal(Grid grid, List<AgentPortrayal> agents) {
             + "], outside the " + grid.width() + " x " + grid.height() + " grid");
       }
     }
+  }
+
+  /** This portrayal with {@code entries} as its legend, in the order a view lists them. */
+  public Portrayal withLegend(List<LegendEntry> entries) {
+    return new Portrayal(grid, agents, entries);
+  }
+
+  /**
+   * How a view names {@code agent}'s state: the first legend entry that explains it ({@link
+   * LegendEntry#stateOf}), else its label, else empty.
+   */
+  public String stateOf(AgentPortrayal agent) {
+    for (LegendEntry entry : legend) {
+      if (entry.explains(agent)) {
+        return entry.stateOf(agent);
+      }
+    }
+    return agent.label() == null ? "" : agent.label();
   }
 
   /** A grid of {@code width} x {@code height} cells with {@code agents} in theirs. */

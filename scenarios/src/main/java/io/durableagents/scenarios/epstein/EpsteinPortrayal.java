@@ -8,13 +8,21 @@ import java.util.List;
 /**
  * How a view draws the civil violence world, in the colours of Mesa's Epstein example: quiet citizens
  * blue circles, active ones orange circles, jailed ones grey squares labelled with the steps left of
- * their sentence, cops black triangles, each in its cell of the torus.
+ * their sentence, cops black triangles, each in its cell of the torus; its legend says so.
  */
 final class EpsteinPortrayal {
   static final String QUIET_COLOR = "#648FFF";
   static final String ACTIVE_COLOR = "#FE6100";
   static final String JAILED_COLOR = "#808080";
   static final String COP_COLOR = "#000000";
+
+  /** What each colour and shape means, for the view's legend and the agents' state. */
+  static final List<Portrayal.LegendEntry> LEGEND = List.of(
+      Portrayal.LegendEntry.of(EpsteinScenario.CITIZEN, QUIET_COLOR, AgentPortrayal.Shape.CIRCLE, EpsteinScenario.QUIET),
+      Portrayal.LegendEntry.of(EpsteinScenario.CITIZEN, ACTIVE_COLOR, AgentPortrayal.Shape.CIRCLE, EpsteinScenario.ACTIVE),
+      Portrayal.LegendEntry.of(EpsteinScenario.CITIZEN, JAILED_COLOR, AgentPortrayal.Shape.SQUARE, EpsteinScenario.JAILED)
+          .withLabel("sentence"),
+      Portrayal.LegendEntry.of(EpsteinScenario.COP, COP_COLOR, AgentPortrayal.Shape.TRIANGLE, null));
 
   private EpsteinPortrayal() {}
 
@@ -39,6 +47,6 @@ final class EpsteinPortrayal {
       }
       drawn.add(p);
     }
-    return Portrayal.grid(world.parameters().width(), world.parameters().height(), drawn);
+    return Portrayal.grid(world.parameters().width(), world.parameters().height(), drawn).withLegend(LEGEND);
   }
 }

@@ -47,6 +47,8 @@ class EpsteinPortrayalTest {
     assertEquals(List.of("cop", "#000000", AgentPortrayal.Shape.TRIANGLE),
         List.of(cop.role(), cop.color(), cop.shape()));
     assertNull(cop.label());
+    assertEquals(List.of("quiet", "active", "jailed (sentence 3)", ""),
+        drawn.agents().stream().map(drawn::stateOf).toList(), "the legend names each state");
   }
 
   @Test

@@ -54,6 +54,7 @@ final class SimulationFeed {
   private long approvalsEvery = APPROVALS_EVERY_MILLIS;
   private boolean poked;
   private long approvalsReadAt;
+  private boolean rolesWithoutCalls = true;
   /** Queries sent by name, for the tests that check the view sends no storm of them. */
   private final java.util.Map<String, Long> queries = new java.util.TreeMap<>();
 
@@ -143,7 +144,9 @@ final class SimulationFeed {
     if (p.step() > lastSeen()) {
       asked("stepsAfter");
       List<StepCounts> more = client.newWorkflowStub(SimulationWorkflow.class, id).stepsAfter(lastSeen());
-      List<StepCounts> fresh = more.stream().filter(s -> s.step() > lastSeen()).toList();
+      // only the steps the progress counts: a step that ended between the two queries comes with the
+      // next progress, so that the header, the charts and the world never show two different steps
+      List<StepCounts> fresh = more.stream().filter(s -> s.step() > lastSeen() && s.step() <= p.step()).toList();
       steps.addAll(fresh);
       broadcast("steps", write(fresh));
       readInterventions();
@@ -155,13 +158,15 @@ final class SimulationFeed {
       progress = now;
       broadcast("progress", now);
     }
-    if (millis - rolesReadAt >= ROLES_EVERY_MILLIS || wasPoked && roles == null) {
+    // every ROLES_EVERY_MILLIS; sooner while the last reading had no LLM call and the run has made some
+    if (millis - rolesReadAt >= ROLES_EVERY_MILLIS || wasPoked && roles == null
+        || rolesWithoutCalls && p.llmCalls() > 0 && stepped) {
       rolesReadAt = millis;
       try {
         asked("boundary");
         Checkpoint boundary = client.newWorkflowStub(SimulationWorkflow.class, id).boundary();
         LlmCosts costs = boundary.input().state() == null ? null : boundary.input().state().llmCosts();
-        changed("roles", costs == null ? LlmCosts.NONE : costs);
+        readRoles(costs, boundary.step());
       } catch (RuntimeException e) {
         // no state yet (before the first step): read again at the next turn
       }
@@ -187,6 +192,15 @@ final class SimulationFeed {
       // an agent step that ended meanwhile: read again at the next turn
     }
     approvalsEvery = Math.max(APPROVALS_EVERY_MILLIS, 10 * (System.nanoTime() - started) / 1_000_000);
+  }
+
+  /** The costs by role as of {@code step}, with that step: the page says which step they are of. */
+  private void readRoles(LlmCosts costs, int step) {
+    LlmCosts read = costs == null ? LlmCosts.NONE : costs;
+    rolesWithoutCalls = read.byRole() == null || read.byRole().isEmpty();
+    ObjectNode node = json.valueToTree(read);
+    node.put("step", step);
+    changed("roles", node);
   }
 
   private void readInterventions() {
@@ -223,10 +237,13 @@ final class SimulationFeed {
         steps.addAll(fresh);
         broadcast("steps", write(fresh));
         changed("interventions", result.interventions());
-        changed("roles", result.llmCosts() == null ? LlmCosts.NONE : result.llmCosts());
+        readRoles(result.llmCosts(), result.steps());
         ObjectNode p = json.valueToTree(result);
         p.remove("perStep");
         p.put("step", result.steps());
+        if (!result.stopped()) {
+          p.put("totalSteps", result.steps()); // it ran them all (a stopped one ran fewer than it would have)
+        }
         p.put("done", true);
         progress = write(p);
         broadcast("progress", progress);

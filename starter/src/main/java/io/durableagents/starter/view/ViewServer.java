@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.durableagents.starter.run.Origin;
 import io.temporal.client.WorkflowClient;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,6 +41,13 @@ public final class ViewServer implements AutoCloseable {
   public static final long TICK_MILLIS = 1_000;
   static final String COOKIE = "durable_agents_view";
   private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
+  /**
+   * The pages, by path: each an HTML file under {@code view/} with its own script, which shares {@code
+   * page.js} (requests, messages, the ready mark) with the others. A new page is one entry here, its HTML
+   * and its script.
+   */
+  static final Map<String, String> PAGES = Map.of("/", "index.html", "/simulation", "simulation.html",
+      "/experiment", "experiment.html");
 
   private final HttpServer http;
   private final ExecutorService handlers;
@@ -108,7 +116,7 @@ public final class ViewServer implements AutoCloseable {
       }
       String path = exchange.getRequestURI().getRawPath();
       String query = exchange.getRequestURI().getRawQuery();
-      boolean page = path.equals("/") || path.equals("/simulation") || path.equals("/experiment");
+      boolean page = PAGES.containsKey(path);
       if (token != null) {
         String given = queryValue(query, "token");
         if (page && given != null && same(token, given)) {
@@ -142,12 +150,8 @@ public final class ViewServer implements AutoCloseable {
     String method = exchange.getRequestMethod();
     List<String> parts = Arrays.stream(path.split("/")).skip(1)
         .map(p -> URLDecoder.decode(p, StandardCharsets.UTF_8)).toList();
-    if (method.equals("GET") && path.equals("/")) {
-      resource(exchange, "view/index.html");
-    } else if (method.equals("GET") && path.equals("/simulation")) {
-      resource(exchange, "view/simulation.html");
-    } else if (method.equals("GET") && path.equals("/experiment")) {
-      resource(exchange, "view/experiment.html");
+    if (method.equals("GET") && PAGES.containsKey(path)) {
+      resource(exchange, "view/" + PAGES.get(path));
     } else if (method.equals("GET") && parts.size() == 2 && parts.get(0).equals("api") && parts.get(1).equals("experiments")) {
       sendJson(exchange, 200, json.createObjectNode().set("experiments", new ExperimentView(client, json).list(50)));
     } else if (method.equals("GET") && parts.size() == 3 && parts.get(0).equals("api") && parts.get(1).equals("experiments")) {
@@ -242,8 +246,15 @@ public final class ViewServer implements AutoCloseable {
     ObjectNode about = json.createObjectNode().put("id", id).put("temporal", temporalAddress);
     String scenario = null;
     try {
-      scenario = client.newUntypedWorkflowStub(id).describe().getTypedSearchAttributes()
-          .get(io.durableagents.workflows.SearchAttributes.SCENARIO);
+      io.temporal.client.WorkflowExecutionDescription d = client.newUntypedWorkflowStub(id).describe();
+      scenario = d.getTypedSearchAttributes().get(io.durableagents.workflows.SearchAttributes.SCENARIO);
+      io.temporal.api.common.v1.Memo memo = d.getRawDescription().getWorkflowExecutionInfo().getMemo();
+      if (memo.containsFields(Origin.MEMO_KEY)) {
+        Map<?, ?> origin = io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE
+            .fromPayload(memo.getFieldsOrThrow(Origin.MEMO_KEY), Map.class, Map.class);
+        about.set("origin", json.valueToTree(origin));
+        about.put("originText", Origin.describe(origin));
+      }
     } catch (RuntimeException e) {
       // no search attributes (the in-memory server): the progress says the scenario
     }

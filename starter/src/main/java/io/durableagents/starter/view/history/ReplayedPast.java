@@ -144,8 +144,13 @@ public final class ReplayedPast implements SimulationPast, AutoCloseable {
       reading.put("step", step);
       reading.putNull("workflowId");
       reading.putNull("temporalUi");
-      reading.put("note", agentId + " took no step at step " + step + " (it could not act, or is no agent of '"
-          + simulationId + "')");
+      JsonNode before = agentIn(world(simulationId, step - 1), agentId);
+      String state = before == null ? "" : before.path("state").asText("");
+      reading.put("state", state);
+      reading.put("note", before == null ? agentId + " is no agent of '" + simulationId + "': it took no step at step "
+          + step : state.isEmpty() ? agentId + " took no step at step " + step + ": it could not act after step "
+          + (step - 1) : agentId + " was " + state + " after step " + (step - 1) + ", and took no step at step "
+          + step);
       Integer last = lastStepBefore(simulationId, agentId, step);
       if (last != null) {
         reading.put("lastStep", last); // a jailed citizen: the step it last acted, where it rebelled
@@ -163,6 +168,16 @@ public final class ReplayedPast implements SimulationPast, AutoCloseable {
       agents.put(key, reading);
     }
     return reading;
+  }
+
+  /** The agent {@code agentId} in a world as {@link #world} draws it, or null when it has none such. */
+  private static JsonNode agentIn(JsonNode world, String agentId) {
+    for (JsonNode a : world.path("agents")) {
+      if (agentId.equals(a.path("id").asText())) {
+        return a;
+      }
+    }
+    return null;
   }
 
   /** Where an agent's step ran: its own workflow, or the group step holding it. */
@@ -241,8 +256,10 @@ public final class ReplayedPast implements SimulationPast, AutoCloseable {
       agent.put("color", a.color());
       agent.put("shape", a.shape().jsonName());
       agent.put("label", a.label());
+      agent.put("state", portrayal.stateOf(a));
       agent.set("attributes", json.valueToTree(a.attributes()));
     }
+    drawn.set("legend", json.valueToTree(portrayal.legend()));
     drawn.set("counts", json.valueToTree(world.counts()));
     return drawn;
   }

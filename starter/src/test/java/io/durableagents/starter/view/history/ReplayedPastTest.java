@@ -207,8 +207,15 @@ class ReplayedPastTest {
       assertTrue(jailed != null, "a citizen in jail across a step of the recorded run");
       JsonNode inJail = past.agent(demo, jailed, step);
       assertTrue(inJail.get("workflowId").isNull(), inJail.toString());
-      assertEquals(jailed + " took no step at step " + step + " (it could not act, or is no agent of '" + demo
-          + "')", inJail.get("note").asText());
+      int sentence = -1;
+      for (JsonNode a : past.world(demo, step - 1).path("agents")) {
+        if (a.get("id").asText().equals(jailed)) {
+          sentence = a.at("/attributes/jail_sentence").asInt();
+        }
+      }
+      assertEquals(jailed + " was jailed (sentence " + sentence + ") after step " + (step - 1)
+          + ", and took no step at step " + step, inJail.get("note").asText());
+      assertEquals("jailed (sentence " + sentence + ")", inJail.get("state").asText());
       int last = inJail.get("lastStep").asInt();
       assertTrue(last >= 1 && last < step, inJail.toString());
       JsonNode then = past.agent(demo, jailed, last);
