@@ -127,7 +127,7 @@ function drawTable(body) {
     row.insertCell().textContent = run.seed ?? '-';
     const status = row.insertCell();
     const badge = document.createElement('span');
-    badge.className = 'badge ' + run.status;
+    badge.className = 'badge ' + run.status.toLowerCase();
     badge.textContent = run.status.toLowerCase().replace('_', ' ');
     status.appendChild(badge);
     for (const c of body.counts) {
