@@ -241,12 +241,15 @@ public final class LocalTemporal implements AutoCloseable {
    * Starts Temporal's dev server if a Temporal CLI can be had, else the in-memory server; says which
    * (and, falling back, why and what that loses) through {@code say}, a line at a time.
    *
+   * @throws DatabaseNotWritable when the database file's directory cannot be created or written (before
+   *     anything starts: a database given is not swapped for memory)
    * @throws IllegalStateException when a CLI given explicitly cannot be run, or nothing can listen
    */
   public static LocalTemporal start(Settings settings, Consumer<String> say) {
     if (settings.inMemory()) {
       return ServerLaunch.inMemory(settings, say, null);
     }
+    DatabaseNotWritable.prepare(settings.database());
     String why;
     Path cli = settings.cli();
     if (cli != null) {

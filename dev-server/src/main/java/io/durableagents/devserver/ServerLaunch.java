@@ -25,14 +25,7 @@ final class ServerLaunch {
         throw new IllegalStateException("no free port on " + s.host() + ": " + e.getMessage(), e);
       }
     }
-    try {
-      Path parent = s.database().toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create the directory of " + s.database() + ": " + e.getMessage(), e);
-    }
+    DatabaseNotWritable.prepare(s.database());
     TemporalDevServerOptions.Builder options = TemporalDevServerOptions.newBuilder()
         .setIp(s.host())
         .setPort(s.port())
