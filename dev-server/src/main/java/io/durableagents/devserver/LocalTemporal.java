@@ -352,7 +352,7 @@ public final class LocalTemporal implements AutoCloseable {
     return database;
   }
 
-  /** Stops the server (the dev server gets 10 s to close its database). */
+  /** Stops the server (the dev server gets SIGTERM and 30 s to close its database before it is killed). */
   @Override
   public void close() {
     try {

@@ -26,7 +26,12 @@ final class ServerLaunch {
       }
     }
     DatabaseNotWritable.prepare(s.database());
+    // the server's own output (its warnings as it recovers a database, its shutdown) goes to a file, not
+    // to the terminal of whoever started it
+    Path log = CliServerProcess.logFile(s.database());
+    CliServerProcess.keepPrevious(log);
     TemporalDevServerOptions.Builder options = TemporalDevServerOptions.newBuilder()
+        .setLogFile(log.toString())
         .setIp(s.host())
         .setPort(s.port())
         .setDatabaseFilename(s.database().toAbsolutePath().toString())
@@ -39,6 +44,7 @@ final class ServerLaunch {
       options.setDownloadEnabled(download).setDownloadDestination(s.cliCache().toString());
     }
     TemporalDevServer server = TemporalDevServer.start(options.build());
+    java.util.Optional<ProcessHandle> process = CliServerProcess.find(s.port());
     String ui = "http://" + ("0.0.0.0".equals(s.host()) ? "localhost" : displayHost(s.host())) + ":"
         + s.effectiveUiPort();
     Path marker = marker(s.dataDir(), server.getTarget());
@@ -50,9 +56,12 @@ final class ServerLaunch {
     }
     say.accept("Temporal dev server (" + (cli == null ? "downloaded Temporal CLI" : cli.toString())
         + ") listening on " + server.getTarget() + "; runs kept in " + s.database() + "; UI at " + ui
-        + (s.uiCodecEndpoint() == null ? "" : ", decoding payloads through " + s.uiCodecEndpoint()));
+        + (s.uiCodecEndpoint() == null ? "" : ", decoding payloads through " + s.uiCodecEndpoint())
+        + "; its log in " + log);
     return new LocalTemporal(LocalTemporal.Kind.DEV_SERVER, server.getTarget(), ui, s.database(), () -> {
       try {
+        // SIGTERM and a wait for the server to close its database; the SDK's close below would kill it after 10 s
+        process.ifPresent(CliServerProcess::stop);
         server.close();
       } finally {
         Files.deleteIfExists(marker);

@@ -93,12 +93,57 @@ class LocalTemporalTest {
       assertEquals(java.util.Set.of("journal_mode=wal", "synchronous=normal"), java.util.Set.copyOf(pragmas),
           "a write-ahead log synced at checkpoints, unless told otherwise");
       assertEquals(List.of("Temporal dev server (" + cli + ") listening on " + target + "; runs kept in "
-          + dir.resolve("data/temporal.db") + "; UI at " + ui), said);
+          + dir.resolve("data/temporal.db") + "; UI at " + ui + "; its log in " + dir.resolve("data/temporal.log")),
+          said);
       assertEquals(ui, LocalTemporal.uiUrlOf(Map.of(LocalTemporal.DATA_DIR_VARIABLE, dir.resolve("data").toString()),
           target), "links find the UI while it runs");
     }
     assertFalse(listening(target), "closing stops the dev server's process");
     assertNull(LocalTemporal.uiUrlOf(Map.of(LocalTemporal.DATA_DIR_VARIABLE, dir.resolve("data").toString()), target));
+  }
+
+  /**
+   * A {@code temporal} stand-in that says a warning as it starts, as the real one does recovering a
+   * database, and on SIGTERM takes {@code stopSeconds} to close its database before it exits, leaving
+   * {@code stopped} behind.
+   */
+  private Path slowToStop(Path stopped, int stopSeconds) throws IOException {
+    Path script = dir.resolve("bin/temporal");
+    Files.createDirectories(script.getParent());
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Files.writeString(script, "#!/bin/sh\n"
+        + "echo 'level=WARN msg=\"the stand-in recovers its database\"'\n"
+        + "port=''\n"
+        + "for a in \"$@\"; do if [ \"$prev\" = --port ]; then port=$a; fi; prev=$a; done\n"
+        + "'" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\" &\n"
+        + "child=$!\n"
+        + "trap 'kill $child; wait $child; sleep " + stopSeconds + "; echo closed > \"" + stopped + "\"; exit 0' TERM\n"
+        + "wait $child\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return script;
+  }
+
+  @Test
+  void theServersOwnOutputGoesToItsLogFileAndItIsStoppedWithTimeToCloseItsDatabase() throws Exception {
+    Path stopped = dir.resolve("stopped");
+    Path cli = slowToStop(stopped, 11);
+    Path log = dir.resolve("data/temporal.log");
+    Files.createDirectories(log.getParent());
+    Files.writeString(log, "the server before this one\n");
+    List<String> said = new ArrayList<>();
+    long closing;
+    try (LocalTemporal temporal = LocalTemporal.start(settings(cli, false), said::add)) {
+      assertEquals(1, said.size(), said.toString());
+      assertTrue(said.get(0).endsWith("; its log in " + log), said.get(0));
+      assertTrue(Files.readString(log).contains("level=WARN msg=\"the stand-in recovers its database\""),
+          "the server's output is in its log, not on the terminal");
+      assertEquals("the server before this one\n", Files.readString(dir.resolve("data/temporal.log.1")),
+          "the log of the server before is kept");
+      closing = System.nanoTime();
+    }
+    assertTrue(Files.exists(stopped), "SIGTERM, then a wait until the server has closed its database: not killed "
+        + "after 10 s");
+    assertTrue(System.nanoTime() - closing >= 11_000_000_000L);
   }
 
   @Test

@@ -91,13 +91,15 @@ public final class DevServerCommand implements Callable<Integer> {
           "Check the Temporal CLI, or run with --in-memory.");
     }
     CountDownLatch stopped = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      stopping.set(true);
       temporal.close();
       stopped.countDown();
     }));
-    // the dev server is a process of its own: if it goes, say so and stop
+    // the dev server is a process of its own: if it goes, say so and stop (unless this process stops it)
     while (!stopped.await(2, TimeUnit.SECONDS)) {
-      if (!listening(host, port)) {
+      if (!listening(host, port) && !stopping.get()) {
         System.out.println("The Temporal on " + temporal.target() + " stopped listening; exiting.");
         return Failures.FAILED;
       }

@@ -30,10 +30,13 @@ import java.util.concurrent.TimeUnit;
 public final class LocalStack implements AutoCloseable {
   /** How long the worker has to finish its in-flight tasks before it is killed. */
   static final long WORKER_GRACE_SECONDS = 30;
+  /** How long the dev-server process has to stop its Temporal (which gets 30 s to close its database). */
+  static final long SERVER_GRACE_SECONDS = 45;
 
   private final List<Process> started = new ArrayList<>();
   private final Thread cleanup = new Thread(this::stopGracefully, "durable-agents-stop-children");
   private volatile boolean ownsServer;
+  private volatile Process server;
   private volatile boolean serverInMemory;
 
   private LocalStack() {
@@ -109,6 +112,7 @@ public final class LocalStack implements AutoCloseable {
         Process server = ChildProcesses.start("384m", log, Map.of(),
             ports == null ? new String[] {"dev-server"} : ports.devServerArgs().toArray(new String[0]));
         stack.started.add(server);
+        stack.server = server;
         stack.ownsServer = true;
         // the dev server says which Temporal it runs (and, falling back to memory, why) in its log
         List<String> said = awaitAnnouncement(log.toPath(), earlier, server, 180_000);
@@ -223,13 +227,14 @@ public final class LocalStack implements AutoCloseable {
 
   /**
    * Stops what it started, the worker first (it finishes its in-flight tasks while the server is still
-   * up, at most {@link #WORKER_GRACE_SECONDS}), then the server, and waits for each; idempotent.
+   * up, at most {@link #WORKER_GRACE_SECONDS}), then the server (which stops its Temporal cleanly: SIGTERM and a
+   * wait, at most {@link #SERVER_GRACE_SECONDS}), and waits for each; idempotent.
    */
   synchronized void stopGracefully() {
     try {
       for (Process p : List.copyOf(started)) {
         p.destroy();
-        if (!p.waitFor(WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
+        if (!p.waitFor(p == server ? SERVER_GRACE_SECONDS : WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
           p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
         started.remove(p);
