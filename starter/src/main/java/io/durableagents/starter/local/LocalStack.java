@@ -135,7 +135,16 @@ public final class LocalStack implements AutoCloseable {
       }
       File workerLog = logs.resolve("worker.log").toFile();
       System.out.println("Starting a worker (log: " + workerLog + ")");
-      stack.started.add(0, ChildProcesses.start("512m", workerLog, workerEnv, "worker"));
+      long workerFrom = workerLog.exists() ? workerLog.length() : 0;
+      Process worker = ChildProcesses.start("512m", workerLog, workerEnv, "worker");
+      stack.started.add(0, worker);
+      // the run starts once the worker polls: else the run's watch says no worker polls while it starts
+      if (WorkerStart.await(workerLog.toPath(), workerFrom, worker, WorkerStart.BOUND_MILLIS, System.out)
+          == WorkerStart.Outcome.EXITED) {
+        String why = WorkerStart.lastLine(workerLog.toPath(), workerFrom);
+        throw new CommandFailure(Failures.FAILED, "the worker " + command + " started exited (code "
+            + worker.exitValue() + ") before it polled" + (why.isEmpty() ? "" : ": " + why), "See " + workerLog + ".");
+      }
       return stack;
     } catch (InterruptedException | RuntimeException e) {
       stack.close();
