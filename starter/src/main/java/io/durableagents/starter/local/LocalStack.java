@@ -120,7 +120,10 @@ public final class LocalStack implements AutoCloseable {
           System.out.flush();
         });
         if (said == null) {
-          throw new CommandFailure(Failures.FAILED, "the local Temporal did not start", "See " + log + ".");
+          // the dev-server process says why in its log, as its own one-line failure
+          String why = WorkerStart.lastLineStartingWith(log.toPath(), earlier, "dev-server: ");
+          throw new CommandFailure(Failures.FAILED, "the local Temporal did not start"
+              + (why.isEmpty() ? "" : ": " + why.substring("dev-server: ".length())), "See " + log + ".");
         }
         stack.serverInMemory = said.get(said.size() - 1).startsWith("Embedded Temporal");
       } else {

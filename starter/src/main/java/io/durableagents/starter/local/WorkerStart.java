@@ -73,6 +73,17 @@ final class WorkerStart {
     return "";
   }
 
+  /** The last line that starts with {@code prefix} (a child's one-line failure), or empty. */
+  static String lastLineStartingWith(Path log, long from, String prefix) {
+    List<String> lines = lines(log, from);
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      if (lines.get(i).startsWith(prefix)) {
+        return lines.get(i).strip();
+      }
+    }
+    return "";
+  }
+
   private static boolean started(Path log, long from) {
     return lines(log, from).stream().anyMatch(l -> l.contains(STARTED));
   }

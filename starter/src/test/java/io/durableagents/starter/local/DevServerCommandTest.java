@@ -52,6 +52,19 @@ class DevServerCommandTest {
   }
 
   @Test
+  void demoSaysWhyTheTemporalItStartedDidNotStart() throws Exception {
+    Map<String, String> env = Map.of(LocalTemporal.DATA_DIR_VARIABLE, "/proc/durable-agents",
+        LocalTemporal.CLI_VARIABLE, notRun().toString(), "TEMPORAL_ADDRESS", "", "DURABLE_AGENTS_MODEL", "rules");
+    int port = freePort();
+    Run r = CliFailuresTest.run(env, "demo", "--port", Integer.toString(port), "--steps", "1");
+    assertEquals(Failures.FAILED, r.exitCode(), r.out() + r.err());
+    List<String> err = r.errLines();
+    assertTrue(err.get(0).startsWith("demo: the local Temporal did not start: cannot create the directory "
+        + "/proc/durable-agents of the database file /proc/durable-agents/temporal-" + port + ".db ("), r.err());
+    assertEquals("  See " + Path.of("runs", "demo", "dev-server.log") + ".", err.get(1));
+  }
+
+  @Test
   void aDefaultDatabaseUnderAnUnwritableDataDirectoryNamesTheVariables() throws Exception {
     Map<String, String> env = Map.of(LocalTemporal.DATA_DIR_VARIABLE, "/proc/durable-agents",
         LocalTemporal.CLI_VARIABLE, notRun().toString(), "TEMPORAL_ADDRESS", "");
