@@ -44,6 +44,42 @@ final class CliServerProcess {
     }
   }
 
+  /** Where {@code setsid} is on Linux (macOS has none: there the CLI shares the terminal's Ctrl-C). */
+  private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
+
+  /**
+   * What to run for {@code cli} so that it runs in a session of its own: a terminal's Ctrl-C goes to
+   * its whole process group, and reached the server at once, while the worker still had tasks to report to
+   * it; out of that group, Ctrl-C reaches only durable-agents, which stops the worker first, then the
+   * server (SIGTERM and a wait). A script in {@code dataDir/run} that execs {@code setsid cli} (the
+   * same process: a child of a JVM leads no process group, so setsid does not fork); {@code cli} itself
+   * where there is no setsid or the script cannot be written.
+   */
+  static Path inOwnSession(Path cli, Path dataDir) {
+    Path setsid = SETSID.stream().filter(Files::isExecutable).findFirst().orElse(null);
+    if (setsid == null) {
+      return cli;
+    }
+    String absolute = cli.toAbsolutePath().toString();
+    Path script = dataDir.resolve("run").resolve("temporal-own-session-"
+        + Integer.toHexString(absolute.hashCode()) + ".sh");
+    String text = "#!/bin/sh\n# the Temporal CLI in a session of its own: a terminal's Ctrl-C is not sent to it "
+        + "(durable-agents stops it, after its worker)\nexec " + setsid + " '" + absolute.replace("'", "'\\''")
+        + "' \"$@\"\n";
+    try {
+      if (!Files.isRegularFile(script) || !Files.readString(script).equals(text) || !Files.isExecutable(script)) {
+        Files.createDirectories(script.getParent());
+        Path part = Files.createTempFile(script.getParent(), "temporal-own-session-", ".part");
+        Files.writeString(part, text);
+        Files.setPosixFilePermissions(part, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.move(part, script, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      }
+      return script;
+    } catch (IOException | UnsupportedOperationException e) {
+      return cli;
+    }
+  }
+
   /** The CLI's {@code server start-dev} process this JVM started on {@code port}, if it can be told. */
   static Optional<ProcessHandle> find(int port) {
     String portArg = Integer.toString(port);

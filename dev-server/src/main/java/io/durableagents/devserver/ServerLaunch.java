@@ -39,7 +39,7 @@ final class ServerLaunch {
         .setStartupTimeout(Duration.ofSeconds(60))
         .setExtraArgs(DevServerArgs.extraArgs(s));
     if (cli != null) {
-      options.setExistingPath(cli.toAbsolutePath().toString());
+      options.setExistingPath(CliServerProcess.inOwnSession(cli, s.dataDir()).toAbsolutePath().toString());
     } else {
       options.setDownloadEnabled(download).setDownloadDestination(s.cliCache().toString());
     }

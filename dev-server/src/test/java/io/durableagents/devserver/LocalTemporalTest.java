@@ -44,6 +44,7 @@ class LocalTemporalTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Files.writeString(script, "#!/bin/sh\n"
         + "printf '%s\\n' \"$@\" > '" + args + "'\n"
+        + "cut -d' ' -f5 /proc/$$/stat > '" + args + ".pgid'\n"
         + "port=''\n"
         + "while [ $# -gt 0 ]; do if [ \"$1\" = --port ]; then port=$2; fi; shift; done\n"
         + "exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\"\n");
@@ -73,6 +74,12 @@ class LocalTemporalTest {
       }
       List<String> given = Files.readAllLines(args);
       assertEquals(List.of("server", "start-dev"), given.subList(0, 2), given.toString());
+      if (Files.isExecutable(Path.of("/usr/bin/setsid")) || Files.isExecutable(Path.of("/bin/setsid"))) {
+        String ours = Files.readString(Path.of("/proc/self/stat"));
+        String ourGroup = ours.substring(ours.lastIndexOf(')') + 2).split(" ")[2];
+        assertTrue(!Files.readString(Path.of(args + ".pgid")).strip().equals(ourGroup),
+            "the server runs in a process group (a session) of its own: a terminal's Ctrl-C does not reach it");
+      }
       assertEquals(String.valueOf(port), after(given, "--port"));
       assertEquals(dir.resolve("data/temporal.db").toAbsolutePath().toString(), after(given, "--db-filename"));
       assertEquals(String.valueOf(port + 1000), after(given, "--ui-port"));
