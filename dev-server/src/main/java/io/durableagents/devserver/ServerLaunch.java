@@ -25,15 +25,13 @@ final class ServerLaunch {
         throw new IllegalStateException("no free port on " + s.host() + ": " + e.getMessage(), e);
       }
     }
-    try {
-      Path parent = s.database().toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create the directory of " + s.database() + ": " + e.getMessage(), e);
-    }
+    DatabaseNotWritable.prepare(s.database());
+    // the server's own output (its warnings as it recovers a database, its shutdown) goes to a file, not
+    // to the terminal of whoever started it
+    Path log = CliServerProcess.logFile(s.database());
+    CliServerProcess.keepPrevious(log);
     TemporalDevServerOptions.Builder options = TemporalDevServerOptions.newBuilder()
+        .setLogFile(log.toString())
         .setIp(s.host())
         .setPort(s.port())
         .setDatabaseFilename(s.database().toAbsolutePath().toString())
@@ -41,11 +39,12 @@ final class ServerLaunch {
         .setStartupTimeout(Duration.ofSeconds(60))
         .setExtraArgs(DevServerArgs.extraArgs(s));
     if (cli != null) {
-      options.setExistingPath(cli.toAbsolutePath().toString());
+      options.setExistingPath(CliServerProcess.inOwnSession(cli, s.dataDir()).toAbsolutePath().toString());
     } else {
       options.setDownloadEnabled(download).setDownloadDestination(s.cliCache().toString());
     }
     TemporalDevServer server = TemporalDevServer.start(options.build());
+    java.util.Optional<ProcessHandle> process = CliServerProcess.find(s.port());
     String ui = "http://" + ("0.0.0.0".equals(s.host()) ? "localhost" : displayHost(s.host())) + ":"
         + s.effectiveUiPort();
     Path marker = marker(s.dataDir(), server.getTarget());
@@ -57,9 +56,12 @@ final class ServerLaunch {
     }
     say.accept("Temporal dev server (" + (cli == null ? "downloaded Temporal CLI" : cli.toString())
         + ") listening on " + server.getTarget() + "; runs kept in " + s.database() + "; UI at " + ui
-        + (s.uiCodecEndpoint() == null ? "" : ", decoding payloads through " + s.uiCodecEndpoint()));
+        + (s.uiCodecEndpoint() == null ? "" : ", decoding payloads through " + s.uiCodecEndpoint())
+        + "; its log in " + log);
     return new LocalTemporal(LocalTemporal.Kind.DEV_SERVER, server.getTarget(), ui, s.database(), () -> {
       try {
+        // SIGTERM and a wait for the server to close its database; the SDK's close below would kill it after 10 s
+        process.ifPresent(CliServerProcess::stop);
         server.close();
       } finally {
         Files.deleteIfExists(marker);

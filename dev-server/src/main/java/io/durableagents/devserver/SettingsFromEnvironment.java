@@ -68,7 +68,10 @@ final class SettingsFromEnvironment {
 
   /**
    * Where durable-agents keeps its data: {@value LocalTemporal#DATA_DIR_VARIABLE}, else {@code
-   * $XDG_DATA_HOME/durable-agents}, else the platform's place for it ({@code ~/.local/share/durable-agents}).
+   * $XDG_DATA_HOME/durable-agents}, else the platform's place for it under the home directory ({@code
+   * ~/.local/share/durable-agents}). The home directory is {@code $HOME} when set, as every other program
+   * reads it (Java's {@code user.home} comes from the password database and ignores {@code HOME}), else
+   * {@code user.home}.
    */
   static Path dataDir(Map<String, String> env) {
     String explicit = env.get(DATA_DIR_VARIABLE);
@@ -79,7 +82,7 @@ final class SettingsFromEnvironment {
     if (xdg != null && !xdg.isBlank()) {
       return Path.of(xdg, "durable-agents");
     }
-    String home = System.getProperty("user.home");
+    String home = home(env);
     String os = System.getProperty("os.name", "").toLowerCase();
     if (os.contains("mac")) {
       return Path.of(home, "Library", "Application Support", "durable-agents");
@@ -88,5 +91,11 @@ final class SettingsFromEnvironment {
       return Path.of(env.get("LOCALAPPDATA"), "durable-agents");
     }
     return Path.of(home, ".local", "share", "durable-agents");
+  }
+
+  /** The home directory: {@code $HOME} when set, else Java's {@code user.home}. */
+  static String home(Map<String, String> env) {
+    String home = env.get("HOME");
+    return home != null && !home.isBlank() ? home : System.getProperty("user.home");
   }
 }

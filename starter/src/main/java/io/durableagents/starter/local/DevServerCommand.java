@@ -1,5 +1,6 @@
 package io.durableagents.starter.local;
 
+import io.durableagents.devserver.DatabaseNotWritable;
 import io.durableagents.devserver.LocalTemporal;
 import io.durableagents.starter.CommandFailure;
 import io.durableagents.starter.Environment;
@@ -84,18 +85,22 @@ public final class DevServerCommand implements Callable<Integer> {
         System.out.println(line);
         System.out.flush();
       });
+    } catch (DatabaseNotWritable e) {
+      throw new CommandFailure(Failures.LOCAL, e.getMessage(), databaseHint());
     } catch (IllegalStateException e) {
       throw new CommandFailure(Failures.LOCAL, e.getMessage(),
           "Check the Temporal CLI, or run with --in-memory.");
     }
     CountDownLatch stopped = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      stopping.set(true);
       temporal.close();
       stopped.countDown();
     }));
-    // the dev server is a process of its own: if it goes, say so and stop
+    // the dev server is a process of its own: if it goes, say so and stop (unless this process stops it)
     while (!stopped.await(2, TimeUnit.SECONDS)) {
-      if (!listening(host, port)) {
+      if (!listening(host, port) && !stopping.get()) {
         System.out.println("The Temporal on " + temporal.target() + " stopped listening; exiting.");
         return Failures.FAILED;
       }
@@ -162,6 +167,20 @@ public final class DevServerCommand implements Callable<Integer> {
       }
     }
     return settings;
+  }
+
+  /** What to do about a database file that cannot be had, naming the setting that chose it. */
+  private String databaseHint() {
+    if (database != null) {
+      return "Give --db-file a file in a directory you can write to, or run with --in-memory.";
+    }
+    String variable = Environment.get(LocalTemporal.DB_VARIABLE);
+    if (variable != null && !variable.isBlank()) {
+      return "Set " + LocalTemporal.DB_VARIABLE + " (or --db-file) to a file in a directory you can write to, "
+          + "or run with --in-memory.";
+    }
+    return "Set " + LocalTemporal.DATA_DIR_VARIABLE + " (or " + LocalTemporal.DB_VARIABLE + ", or --db-file) to a "
+        + "place you can write to, or run with --in-memory.";
   }
 
   private static boolean listening(String host, int port) {

@@ -30,10 +30,13 @@ import java.util.concurrent.TimeUnit;
 public final class LocalStack implements AutoCloseable {
   /** How long the worker has to finish its in-flight tasks before it is killed. */
   static final long WORKER_GRACE_SECONDS = 30;
+  /** How long the dev-server process has to stop its Temporal (which gets 30 s to close its database). */
+  static final long SERVER_GRACE_SECONDS = 45;
 
   private final List<Process> started = new ArrayList<>();
   private final Thread cleanup = new Thread(this::stopGracefully, "durable-agents-stop-children");
   private volatile boolean ownsServer;
+  private volatile Process server;
   private volatile boolean serverInMemory;
 
   private LocalStack() {
@@ -109,13 +112,19 @@ public final class LocalStack implements AutoCloseable {
         Process server = ChildProcesses.start("384m", log, Map.of(),
             ports == null ? new String[] {"dev-server"} : ports.devServerArgs().toArray(new String[0]));
         stack.started.add(server);
+        stack.server = server;
         stack.ownsServer = true;
         // the dev server says which Temporal it runs (and, falling back to memory, why) in its log
-        List<String> said = awaitAnnouncement(log.toPath(), earlier, server, 180_000);
+        List<String> said = awaitAnnouncement(log.toPath(), earlier, server, 180_000, line -> {
+          System.out.println("  " + line);
+          System.out.flush();
+        });
         if (said == null) {
-          throw new CommandFailure(Failures.FAILED, "the local Temporal did not start", "See " + log + ".");
+          // the dev-server process says why in its log, as its own one-line failure
+          String why = WorkerStart.lastLineStartingWith(log.toPath(), earlier, "dev-server: ");
+          throw new CommandFailure(Failures.FAILED, "the local Temporal did not start"
+              + (why.isEmpty() ? "" : ": " + why.substring("dev-server: ".length())), "See " + log + ".");
         }
-        said.forEach(line -> System.out.println("  " + line));
         stack.serverInMemory = said.get(said.size() - 1).startsWith("Embedded Temporal");
       } else {
         // something listens there: make sure it is Temporal before a worker starts polling it
@@ -129,7 +138,16 @@ public final class LocalStack implements AutoCloseable {
       }
       File workerLog = logs.resolve("worker.log").toFile();
       System.out.println("Starting a worker (log: " + workerLog + ")");
-      stack.started.add(0, ChildProcesses.start("512m", workerLog, workerEnv, "worker"));
+      long workerFrom = workerLog.exists() ? workerLog.length() : 0;
+      Process worker = ChildProcesses.start("512m", workerLog, workerEnv, "worker");
+      stack.started.add(0, worker);
+      // the run starts once the worker polls: else the run's watch says no worker polls while it starts
+      if (WorkerStart.await(workerLog.toPath(), workerFrom, worker, WorkerStart.BOUND_MILLIS, System.out)
+          == WorkerStart.Outcome.EXITED) {
+        String why = WorkerStart.lastLine(workerLog.toPath(), workerFrom);
+        throw new CommandFailure(Failures.FAILED, "the worker " + command + " started exited (code "
+            + worker.exitValue() + ") before it polled" + (why.isEmpty() ? "" : ": " + why), "See " + workerLog + ".");
+      }
       return stack;
     } catch (InterruptedException | RuntimeException e) {
       stack.close();
@@ -181,18 +199,31 @@ public final class LocalStack implements AutoCloseable {
   /** As above, reading the log from byte {@code from} on (what was there before the server started is not its). */
   public static List<String> awaitAnnouncement(Path log, long from, Process server, long timeoutMillis)
       throws InterruptedException {
+    return awaitAnnouncement(log, from, server, timeoutMillis, line -> { });
+  }
+
+  /**
+   * As above, handing each line to {@code asSaid} as soon as it is in the log: the lines of a first run's
+   * download (its progress) are printed while it runs, not after the server is up.
+   */
+  public static List<String> awaitAnnouncement(Path log, long from, Process server, long timeoutMillis,
+      java.util.function.Consumer<String> asSaid) throws InterruptedException {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    List<String> said = new ArrayList<>();
     while (System.nanoTime() < deadline) {
-      List<String> said = new ArrayList<>();
       try {
+        int seen = 0;
         for (String line : linesFrom(log, from)) {
-          if (line.startsWith("Embedded Temporal") || line.startsWith("Temporal dev server")
-              || line.startsWith("No persistent Temporal") || line.startsWith("Downloading the Temporal CLI")
-              || line.startsWith("Temporal's download site")) {
-            said.add(line);
-            if (line.contains(" listening on ")) {
-              return said;
-            }
+          if (!announces(line)) {
+            continue;
+          }
+          if (seen++ < said.size()) {
+            continue; // handed on at an earlier look
+          }
+          said.add(line);
+          asSaid.accept(line);
+          if (line.contains(" listening on ")) {
+            return said;
           }
         }
       } catch (IOException | java.io.UncheckedIOException e) {
@@ -206,6 +237,12 @@ public final class LocalStack implements AutoCloseable {
     return null;
   }
 
+  private static boolean announces(String line) {
+    return line.startsWith("Embedded Temporal") || line.startsWith("Temporal dev server")
+        || line.startsWith("No persistent Temporal") || line.startsWith("Downloading the Temporal CLI")
+        || line.startsWith("Temporal's download site");
+  }
+
   private static List<String> linesFrom(Path log, long from) throws IOException {
     if (!Files.exists(log)) {
       return List.of();
@@ -213,7 +250,9 @@ public final class LocalStack implements AutoCloseable {
     byte[] all = Files.readAllBytes(log);
     int start = (int) Math.min(Math.max(from, 0), all.length);
     String text = new String(all, start, all.length - start, java.nio.charset.StandardCharsets.UTF_8);
-    return text.isEmpty() ? List.of() : List.of(text.split("\\R"));
+    // whole lines only: the last one may be half written
+    int end = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+    return end < 0 ? List.of() : List.of(text.substring(0, end).split("\\R"));
   }
 
   /** Whether this stack started the Temporal it uses (in memory: its runs end with it). */
@@ -223,13 +262,14 @@ public final class LocalStack implements AutoCloseable {
 
   /**
    * Stops what it started, the worker first (it finishes its in-flight tasks while the server is still
-   * up, at most {@link #WORKER_GRACE_SECONDS}), then the server, and waits for each; idempotent.
+   * up, at most {@link #WORKER_GRACE_SECONDS}), then the server (which stops its Temporal cleanly: SIGTERM and a
+   * wait, at most {@link #SERVER_GRACE_SECONDS}), and waits for each; idempotent.
    */
   synchronized void stopGracefully() {
     try {
       for (Process p : List.copyOf(started)) {
         p.destroy();
-        if (!p.waitFor(WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
+        if (!p.waitFor(p == server ? SERVER_GRACE_SECONDS : WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
           p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
         started.remove(p);

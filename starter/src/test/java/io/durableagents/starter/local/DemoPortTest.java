@@ -51,6 +51,7 @@ class DemoPortTest {
     assertTrue(r.out().contains("Starting a Temporal on 127.0.0.1:" + port + " "), r.out());
     assertTrue(r.out().contains("listening on 127.0.0.1:" + port), r.out());
     assertTrue(r.out().lines().anyMatch(l -> l.startsWith("2/2")), "the run went through its steps:\n" + r.out());
+    assertTrue(!r.out().contains("No worker polls"), "the run starts once demo's own worker polls:\n" + r.out());
     CliFailuresTest.assertNoTrace(r);
   }
 

@@ -27,6 +27,39 @@ class LocalStackTest {
   }
 
   @Test
+  void theServersLinesArePrintedAsTheyComeNotWhenItListens() throws Exception {
+    Path log = dir.resolve("dev-server.log");
+    Files.writeString(log, "");
+    java.util.concurrent.BlockingQueue<String> printed = new java.util.concurrent.LinkedBlockingQueue<>();
+    Process alive = new ProcessBuilder("sleep", "60").start();
+    java.util.concurrent.ExecutorService waiting = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.Future<List<String>> said = waiting.submit(
+          () -> LocalStack.awaitAnnouncement(log, 0, alive, 30_000, printed::add));
+      Files.writeString(log, "Downloading the Temporal CLI once into /data/temporal-cli, from temporal.download ...\n"
+          + "Downloading the Temporal CLI: 4.8 of 48.0 MB (10%)\nDownloading the Temporal CLI: 9", StandardOpenOption.APPEND);
+      // the download goes on (the server does not listen yet): what it said so far is printed now
+      assertEquals("Downloading the Temporal CLI once into /data/temporal-cli, from temporal.download ...",
+          printed.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+      assertEquals("Downloading the Temporal CLI: 4.8 of 48.0 MB (10%)", printed.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+      assertNull(printed.poll(300, java.util.concurrent.TimeUnit.MILLISECONDS), "a half-written line waits");
+      Files.writeString(log, ".6 of 48.0 MB (20%)\nTemporal CLI 1.9.1 (Server 1.32.0)\n"
+          + "Temporal dev server (/data/temporal) listening on 127.0.0.1:7233; runs kept in /data/temporal.db\n",
+          StandardOpenOption.APPEND);
+      assertEquals(List.of("Downloading the Temporal CLI once into /data/temporal-cli, from temporal.download ...",
+          "Downloading the Temporal CLI: 4.8 of 48.0 MB (10%)", "Downloading the Temporal CLI: 9.6 of 48.0 MB (20%)",
+          "Temporal dev server (/data/temporal) listening on 127.0.0.1:7233; runs kept in /data/temporal.db"),
+          said.get(10, java.util.concurrent.TimeUnit.SECONDS));
+      assertEquals(List.of("Downloading the Temporal CLI: 9.6 of 48.0 MB (20%)",
+          "Temporal dev server (/data/temporal) listening on 127.0.0.1:7233; runs kept in /data/temporal.db"),
+          List.copyOf(printed), "each line printed once");
+    } finally {
+      waiting.shutdownNow();
+      alive.destroyForcibly();
+    }
+  }
+
+  @Test
   void anEarlierRunsAnnouncementInTheLogIsNotTakenForTheNewServers() throws Exception {
     Path log = dir.resolve("dev-server.log");
     Files.writeString(log, "Embedded Temporal listening on 127.0.0.1:7233 (in memory: an earlier demo).\n");
