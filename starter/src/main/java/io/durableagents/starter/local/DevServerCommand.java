@@ -127,7 +127,7 @@ public final class DevServerCommand implements Callable<Integer> {
       settings = settings.withUiPort(uiPort);
     }
     if (database != null) {
-      StartChecks.outputFile("--db-file", database);
+      // its directory and file are checked where the server starts (DatabaseNotWritable), naming the setting
       settings = settings.withDatabase(database);
     }
     if (cli != null) {
