@@ -108,6 +108,41 @@ class ShowCommandTest {
         + " LLM calls, "), show.out());
   }
 
+  /** A running (here paused) simulation's steps come from its worker: the same rows, and the run says so. */
+  @Test
+  void aRunningSimulationShowsTheStepsItHasCompleted() {
+    String id = "show-running";
+    WorkflowClient client = temporal.client();
+    WorkflowClient.start(DurableAgentsTestEnvironment.simulation(client, id)::run,
+        SimulationInput.of("epstein", 200, 7));
+    SimulationWorkflow running = client.newWorkflowStub(SimulationWorkflow.class, id);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (running.progress().step() < 2) {
+      assertTrue(System.nanoTime() < deadline, "the run did not reach step 2");
+      Thread.onSpinWait();
+    }
+    running.pause();
+    // paused, and the step that was in progress when the signal came has ended
+    while (!running.progress().paused() || !running.runningAgentSteps().isEmpty()) {
+      assertTrue(System.nanoTime() < deadline, "the run did not pause");
+      Thread.onSpinWait();
+    }
+    int done = running.stepsAfter(0).size();
+    try {
+      CliFailuresTest.Run show = CliFailuresTest.run(env, "show", id);
+      assertEquals(Failures.OK, show.exitCode(), show.out() + show.err());
+      List<String> lines = show.out().lines().toList();
+      assertEquals("Simulation " + id + ": epstein, seed 7, running, " + done + " of 200 steps, 1 run", lines.get(0),
+          show.out());
+      long rows = lines.stream().filter(l -> l.matches(" *\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +\\d+")).count();
+      assertEquals(done, rows, "a row with counts for every completed step:\n" + show.out());
+      assertTrue(!show.out().contains("Total:"), "no result yet:\n" + show.out());
+    } finally {
+      running.stop();
+      running.resume();
+    }
+  }
+
   @Test
   void aStepAJailedCitizenDidNotTakeSaysSoForHowLongAndNamesItsLastStep() {
     // from the recorded agent steps: a citizen that acted at step a, not at a + 1, and again at b
