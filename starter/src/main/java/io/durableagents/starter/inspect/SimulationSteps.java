@@ -149,10 +149,10 @@ final class SimulationSteps {
       out.println(row(table.get(i++), widths));
       after.getOrDefault(step, List.of()).forEach(out::println);
     }
-    // interventions scheduled for a step not yet run, forks after step 0
+    // interventions scheduled for a step not yet run (they say so), forks after step 0
     before.forEach((step, texts) -> {
       if (!rows.containsKey(step)) {
-        texts.forEach(t -> out.println(t + " (scheduled)"));
+        texts.forEach(out::println);
       }
     });
     after.forEach((step, texts) -> {
