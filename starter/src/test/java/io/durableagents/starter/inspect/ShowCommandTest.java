@@ -142,6 +142,19 @@ class ShowCommandTest {
     }
   }
 
+  /** In a simulation of group steps an agent's step has no workflow of its own: show names its group's. */
+  @Test
+  void anAgentsStepInAGroupStepIsPointedToItsGroup() {
+    String id = "show-groups";
+    DurableAgentsTestEnvironment.simulation(temporal.client(), id)
+        .run(SimulationInput.of("epstein", 1, 42).withAgentsPerWorkflow(10));
+    CliFailuresTest.Run show = CliFailuresTest.run(env, "show", id + "/agent-citizen-0/step-1");
+    assertEquals(Failures.OK, show.exitCode(), show.out() + show.err());
+    assertTrue(show.out().matches("(?s)citizen-0's step 1 ran in the group step " + id + "/step-1/group-\\d+ \\(the "
+        + "simulation runs several agents' steps in one workflow\\): durable-agents show " + id
+        + "/step-1/group-\\d+\\R"), show.out());
+  }
+
   @Test
   void aStepAJailedCitizenDidNotTakeSaysSoForHowLongAndNamesItsLastStep() {
     // from the recorded agent steps: a citizen that acted at step a, not at a + 1, and again at b
