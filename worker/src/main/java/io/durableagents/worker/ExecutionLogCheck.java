@@ -15,9 +15,11 @@ import java.util.TreeSet;
 /**
  * Answers from {@link ExecutionJournal} files alone ({@code DURABLE_AGENTS_EXECUTION_LOG}, one or several
  * workers' files): did any completed call run twice? A call is one activity of one workflow run
- * (workflow id, run id, activity id); it ran twice when it finished ({@code done}) more than once, when an
+ * (workflow id, run id, activity id); it ran again when it finished ({@code done}) more than once, when an
  * attempt started after the attempt that finished, or when one attempt started twice. An attempt that was
- * in flight on a worker that died and was then retried is not a call run twice: it never finished.
+ * in flight on a worker that died and was then retried is not a call run twice: it never finished. Nor is
+ * one that finished on a worker killed before it reported the result (Temporal's at-least-once delivery):
+ * that worker wrote nothing once the call ran again, where a live worker went on writing lines.
  *
  * <pre>{@code
  * ExecutionLogCheck.Report report = ExecutionLogCheck.check(List.of(Path.of("executions.tsv")));
@@ -43,8 +45,10 @@ public final class ExecutionLogCheck {
    * @param activityType e.g. {@code LlmChat}, {@code ToolExecute}
    * @param why what the journal shows, e.g. {@code attempt 2 finished on worker 4711 (which went on
    *     running calls), then attempt 3 finished on worker 4711}
-   * @param onLiveWorker whether the worker of the first finished attempt wrote later lines: the call ran
-   *     twice on a worker that was alive, not only because a worker was killed after finishing it
+   * @param onLiveWorker whether the worker of the first finished attempt wrote any line once the call ran
+   *     again (the later attempt started): the call ran twice on a worker that was alive. When it wrote
+   *     nothing more, the call finished on a worker that died before reporting it, and Temporal ran it
+   *     again: its at-least-once delivery, not a call run twice on a live worker
    */
   public record RanTwice(String workflowId, String runId, String activityId, String activityType, String why,
       boolean onLiveWorker) {}
@@ -57,10 +61,21 @@ public final class ExecutionLogCheck {
    * @param retriedCalls of those, calls that finished in a later attempt than their first (an attempt in
    *     flight on a worker that died, or one that failed, was retried)
    * @param workerProcesses how many worker processes wrote the lines
-   * @param ranTwice the completed calls that ran twice
+   * @param ranTwice the completed calls that ran again, whether on a live worker or after the worker that
+   *     finished them died before reporting it ({@link RanTwice#onLiveWorker()} says which)
    */
   public record Report(long lines, int completedCalls, int retriedCalls, int workerProcesses,
-      List<RanTwice> ranTwice) {}
+      List<RanTwice> ranTwice) {
+    /** The calls that ran twice on a worker that was alive: what should never happen. */
+    public List<RanTwice> ranTwiceOnLiveWorker() {
+      return ranTwice.stream().filter(RanTwice::onLiveWorker).toList();
+    }
+
+    /** The calls that finished on a worker that died before reporting them, and so ran again. */
+    public List<RanTwice> finishedOnDeadWorker() {
+      return ranTwice.stream().filter(t -> !t.onLiveWorker()).toList();
+    }
+  }
 
   private record Line(long millis, String event, int attempt, String type, String pid) {}
 
@@ -119,27 +134,38 @@ public final class ExecutionLogCheck {
         retried++;
       }
       String why = null;
-      List<Integer> startedAttempts = lines.stream().filter(l -> l.event().equals("start")).map(Line::attempt).toList();
-      Line later = lines.stream().filter(l -> l.event().equals("start") && l.attempt() > first.attempt())
-          .findFirst().orElse(null);
+      // when the call ran again: the later attempt's start (or, without one in the files, its end)
+      long again = 0;
+      List<Line> starts = lines.stream().filter(l -> l.event().equals("start"))
+          .sorted(java.util.Comparator.comparingLong(Line::millis)).toList();
+      List<Integer> startedAttempts = starts.stream().map(Line::attempt).toList();
+      Line later = starts.stream().filter(l -> l.attempt() > first.attempt()).findFirst().orElse(null);
       if (done.size() > 1) {
         Line second = done.get(1);
         why = "attempt " + first.attempt() + " finished on worker " + first.pid() + ", then attempt "
             + second.attempt() + " finished on worker " + second.pid();
+        again = starts.stream().filter(l -> l.attempt() == second.attempt() && l.millis() >= first.millis())
+            .mapToLong(Line::millis).findFirst().orElse(second.millis());
       } else if (later != null) {
         why = "attempt " + first.attempt() + " finished on worker " + first.pid() + ", then attempt "
             + later.attempt() + " started on worker " + later.pid();
+        again = later.millis();
       } else if (new TreeSet<>(startedAttempts).size() != startedAttempts.size()) {
         why = "an attempt started twice: attempts " + startedAttempts;
+        again = starts.get(starts.size() - 1).millis();
       }
       if (why != null) {
-        // A killed worker may have finished the call just before the kill, its result lost with it;
-        // a worker that wrote later lines was alive, and its finished call should never have run again.
-        boolean live = lastLineOfPid.getOrDefault(first.pid(), first.millis()) > first.millis();
+        // A worker killed just after it finished a call (its result never reported, so Temporal ran the
+        // call again: at-least-once delivery) may still write a line or two in the milliseconds before
+        // the kill; what tells it from a live worker is whether it wrote anything once the call ran again.
+        long lastLine = lastLineOfPid.getOrDefault(first.pid(), first.millis());
+        boolean live = lastLine >= again;
         String[] key = call.getKey().split("\t", -1);
         twice.add(new RanTwice(key[0], key[1], key[2], first.type(), why + (live
-            ? " (worker " + first.pid() + " went on running calls: it was alive)"
-            : " (worker " + first.pid() + " wrote nothing after it: killed?)"), live));
+            ? " (worker " + first.pid() + " went on running calls after that: it was alive)"
+            : " (worker " + first.pid() + " wrote its last line " + (lastLine - first.millis())
+                + " ms after that and nothing once the call ran again " + (again - first.millis())
+                + " ms after it: it died before reporting it)"), live));
       }
     }
     Set<String> pids = lastLineOfPid.keySet();

@@ -28,11 +28,46 @@
  * randomness but {@link io.durableagents.api.SeededRandom}, no LLM SDK. The package depends on
  * nothing else of this project (a test, {@code ArchitectureTest}, keeps it so).
  *
- * <p>Code that starts and follows runs, rather than writing a scenario (a test, a service of yours),
- * also uses the workflow interfaces and the records they carry, which are kept compatible as the
- * histories that hold them are: {@code SimulationWorkflow}, {@code SimulationInput}, {@code
- * SimulationResult} and {@code StepCounts} ({@code io.durableagents.workflows.simulation}), {@code
- * AgentOptions} and {@code Strategy} ({@code io.durableagents.workflows.agent}), and the test kit. Every
- * other package of this project is internal: code that imports one may break in any release.
+ * <p>This package, {@code io.durableagents.api}, is one of three public packages, with the plugin's
+ * ({@code io.durableagents.worker}: {@code DurableAgentsPlugin}, {@code DurableAgentsExtension}) and the
+ * test kit's ({@code io.durableagents.testkit}). Code that starts and follows runs, rather than writing a scenario (a test, a
+ * service of yours), also uses these types of packages that are otherwise internal: the workflow
+ * interfaces and the records they carry, which are kept compatible as the histories that hold them are, a
+ * tool's annotation, context and options and an MCP server's settings, the loader of an autonomous agent's
+ * spec, the options and updates of human approval, and the embedded Temporal:
+ *
+ * <ul>
+ *   <li>{@code io.durableagents.workflows.TaskQueues};
+ *   <li>{@code io.durableagents.workflows.simulation.SimulationWorkflow}, {@code
+ *       io.durableagents.workflows.simulation.SimulationInput}, {@code
+ *       io.durableagents.workflows.simulation.SimulationResult} and {@code
+ *       io.durableagents.workflows.simulation.StepCounts};
+ *   <li>{@code io.durableagents.workflows.agent.AgentOptions} and {@code
+ *       io.durableagents.workflows.agent.Strategy};
+ *   <li>{@code io.durableagents.workflows.task.AgentTaskWorkflow}, {@code
+ *       io.durableagents.workflows.task.AgentTaskInput} and {@code
+ *       io.durableagents.workflows.agent.AgentTaskResult};
+ *   <li>{@code io.durableagents.workflows.autonomous.AutonomousAgentWorkflow}, {@code
+ *       io.durableagents.workflows.autonomous.AutonomousAgentInput}, {@code
+ *       io.durableagents.workflows.autonomous.AgentSpec}, {@code
+ *       io.durableagents.activities.spec.AgentSpecLoader} and {@code
+ *       io.durableagents.activities.spec.RegisteredNames};
+ *   <li>{@code io.durableagents.activities.tools.DurableTool}, {@code
+ *       io.durableagents.activities.tools.ToolCallContext}, {@code
+ *       io.durableagents.activities.tools.ToolOptions} and {@code
+ *       io.durableagents.activities.tools.mcp.McpServerConfig};
+ *   <li>{@code io.durableagents.workflows.approval.ApprovalOptions}, {@code
+ *       io.durableagents.workflows.approval.TimeoutDecision}, {@code
+ *       io.durableagents.workflows.approval.ToolApprovals}, {@code
+ *       io.durableagents.workflows.approval.ToolApproval}, {@code
+ *       io.durableagents.workflows.approval.ApprovalDecision} and {@code
+ *       io.durableagents.workflows.approval.ApprovalResult};
+ *   <li>{@code io.durableagents.devserver.EmbeddedTemporal}.
+ * </ul>
+ *
+ * <p>Every other package and type of this project is internal: code that imports one may break in any
+ * release. The manual's page {@code docs/public-api.md} declares the same list (a test keeps the two, and
+ * every code block of the manual, to it); a public type that moves or is renamed is named in {@code
+ * CHANGELOG.md} with the line that migrates a user's code.
  */
 package io.durableagents.api;

@@ -9,8 +9,12 @@ import io.durableagents.workflows.llm.LlmResponse;
 import io.durableagents.workflows.llm.ToolCall;
 import io.durableagents.workflows.tools.ToolExecutionRequest;
 import io.durableagents.workflows.tools.ToolExecutionResult;
+import io.durableagents.starter.run.ServerWatch;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.util.HashMap;
@@ -22,13 +26,21 @@ import picocli.CommandLine.Parameters;
 
 /**
  * Prints a readable timeline of an agent step (or a group step, each call with its agent): each LLM
- * call (tokens, latency), its reasoning, tool calls and results.
+ * call (tokens, latency), its reasoning, tool calls and results. Of a simulation, its steps ({@link
+ * SimulationSteps}): the agent steps, LLM calls, tokens and counts of each, its interventions and forks.
+ * Of an agent step that does not exist, why ({@link StepNotTaken}): the agent took no step then (a jailed
+ * citizen), and its last step.
  */
 @Command(name = "show",
-    description = "Print a readable timeline of an agent step: LLM calls (tokens, latency), reasoning, tool calls and results.")
+    description = "Print a readable timeline of an agent step: LLM calls (tokens, latency), reasoning, tool calls "
+        + "and results; of a simulation, its steps: agent steps, LLM calls, tokens and counts of each, its "
+        + "interventions and forks.")
 public final class ShowCommand implements Callable<Integer> {
+  private static final String SIMULATION = io.temporal.common.metadata.POJOWorkflowInterfaceMetadata
+      .newInstance(io.durableagents.workflows.simulation.SimulationWorkflow.class).getWorkflowMethod().get().getName();
+
   @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "An agent step's workflow id, e.g. sim-epstein-42-ab12cd34/agent-citizen-3/step-7, or a group step's, "
-      + "sim-epstein-42-ab12cd34/step-7/group-1")
+      + "sim-epstein-42-ab12cd34/step-7/group-1, or a simulation's, sim-epstein-42-ab12cd34")
   String workflowId;
 
   @Override
@@ -40,7 +52,23 @@ public final class ShowCommand implements Callable<Integer> {
       Map<Long, HistoryEvent> scheduled = new HashMap<>();
       Map<Long, HistoryEvent> startedEvents = new HashMap<>();
       long start = -1;
-      for (HistoryEvent e : connection.client(service).fetchHistory(workflowId).getEvents()) {
+      WorkflowClient client = connection.client(service);
+      io.temporal.common.WorkflowExecutionHistory history;
+      try {
+        history = client.fetchHistory(workflowId);
+      } catch (RuntimeException e) {
+        if (!notFound(e)) {
+          throw e;
+        }
+        return noSuchRun(client, service);
+      }
+      if (history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getWorkflowType().getName()
+          .equals(SIMULATION)) {
+        new SimulationSteps(client, service, connection.namespace(), connection.address())
+            .print(SimulationHistories.read(client, workflowId), System.out);
+        return 0;
+      }
+      for (HistoryEvent e : history.getEvents()) {
         long t = e.getEventTime().getSeconds() * 1000 + e.getEventTime().getNanos() / 1_000_000;
         if (start < 0) {
           start = t;
@@ -113,6 +141,38 @@ public final class ShowCommand implements Callable<Integer> {
     } finally {
       service.shutdown();
     }
+  }
+
+  /**
+   * An agent step's id with no workflow: the agent took no step then (a jailed citizen), or took it in a
+   * group step ({@link StepNotTaken}); any other id: no such run.
+   */
+  private int noSuchRun(WorkflowClient client, WorkflowServiceStubs service) {
+    java.util.Optional<java.util.regex.Matcher> step = StepNotTaken.agentStep(workflowId);
+    if (step.isPresent()) {
+      SimulationHistories simulation = null;
+      try {
+        simulation = SimulationHistories.read(client, step.get().group(1));
+      } catch (RuntimeException e) {
+        if (!notFound(e)) {
+          throw e;
+        }
+      }
+      if (simulation != null) {
+        return StepNotTaken.explain(client, simulation, step.get().group(2), Integer.parseInt(step.get().group(3)),
+            System.out);
+      }
+    }
+    throw new ServerWatch(service, workflowId, "show").notFound();
+  }
+
+  private static boolean notFound(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
