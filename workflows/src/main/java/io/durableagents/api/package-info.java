@@ -42,6 +42,16 @@
  *       io.durableagents.workflows.simulation.SimulationInput}, {@code
  *       io.durableagents.workflows.simulation.SimulationResult} and {@code
  *       io.durableagents.workflows.simulation.StepCounts};
+ *   <li>{@code io.durableagents.workflows.experiment.ExperimentWorkflow}, {@code
+ *       io.durableagents.workflows.experiment.ExperimentInput}, {@code
+ *       io.durableagents.workflows.experiment.ExperimentRun}, {@code
+ *       io.durableagents.workflows.experiment.ExperimentBudget}, {@code
+ *       io.durableagents.workflows.experiment.RunFailurePolicy}, {@code
+ *       io.durableagents.workflows.experiment.ExperimentResult}, {@code
+ *       io.durableagents.workflows.experiment.ExperimentRunOutcome}, {@code
+ *       io.durableagents.workflows.experiment.ExperimentRunResult}, {@code
+ *       io.durableagents.workflows.experiment.RunStatus} and {@code
+ *       io.durableagents.workflows.experiment.ExperimentProgress};
  *   <li>{@code io.durableagents.workflows.agent.AgentOptions} and {@code
  *       io.durableagents.workflows.agent.Strategy};
  *   <li>{@code io.durableagents.workflows.task.AgentTaskWorkflow}, {@code
