@@ -1,6 +1,7 @@
 package io.durableagents.starter.run;
 
 import io.durableagents.starter.SimulationControl;
+import io.durableagents.starter.experiment.ExperimentCommands;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -19,6 +20,6 @@ public final class PauseCommand implements Callable<Integer> {
       System.out.println("Pause requested: " + workflowId
           + " stops after the step in progress ('resume " + workflowId + "' to go on).");
       return 0;
-    });
+    }, experiment -> ExperimentCommands.pause(experiment, workflowId));
   }
 }

@@ -2,6 +2,7 @@ package io.durableagents.starter.run;
 
 import io.durableagents.starter.CommandFailure;
 import io.durableagents.starter.SimulationControl;
+import io.durableagents.starter.experiment.ExperimentCommands;
 import io.durableagents.workflows.simulation.SimulationProgress;
 import io.temporal.client.WorkflowQueryException;
 import java.util.Optional;
@@ -42,6 +43,6 @@ public final class ResumeCommand implements Callable<Integer> {
           : "Resume sent to " + workflowId + ": whether it is paused is not known (" + unknown + "); if it "
               + "is, it goes on once a worker takes the signal.");
       return 0;
-    });
+    }, experiment -> ExperimentCommands.resume(experiment, workflowId));
   }
 }

@@ -1,6 +1,7 @@
 package io.durableagents.starter.run;
 
 import io.durableagents.starter.SimulationControl;
+import io.durableagents.starter.experiment.ExperimentCommands;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -20,6 +21,6 @@ public final class StopCommand implements Callable<Integer> {
       System.out.println("Stop requested: " + workflowId
           + " ends after the step in progress and returns the steps done so far.");
       return 0;
-    });
+    }, experiment -> ExperimentCommands.stop(experiment, workflowId));
   }
 }
