@@ -156,7 +156,9 @@ public final class ExperimentCommands {
     for (ExperimentRunOutcome o : runs) {
       out.println("  " + table.line(o) + (o.runId() == null || o.status().ended() ? "" : "  (" + o.runId() + ")"));
     }
-    table.printSummary(out);
+    if (table.anyResult()) {
+      table.printSummary(out);
+    }
   }
 
   /** {@code stop <experiment>}. */

@@ -303,10 +303,19 @@ public final class ExperimentTable {
     w.write(sb.append('\n').toString());
   }
 
+  /** Whole numbers as they are; others with 4 significant digits, in plain notation below 10^15. */
   static String format(double d) {
     if (d == Math.rint(d) && Math.abs(d) < 1e15) {
       return Long.toString((long) d);
     }
-    return String.format(Locale.ROOT, "%.4g", d);
+    if (Math.abs(d) >= 1e15 || (Math.abs(d) < 1e-4 && d != 0)) {
+      return String.format(Locale.ROOT, "%.4g", d);
+    }
+    return new java.math.BigDecimal(d).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+  }
+
+  /** Whether any run has a result (a summary has something to say). */
+  public boolean anyResult() {
+    return outcomes.stream().anyMatch(o -> o.result() != null);
   }
 }
