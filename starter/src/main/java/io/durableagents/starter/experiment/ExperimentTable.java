@@ -124,7 +124,8 @@ public final class ExperimentTable {
       }
     }
     if (o.reason() != null && (o.status() == RunStatus.FAILED || o.status() == RunStatus.NOT_STARTED)) {
-      sb.append(": ").append(o.reason());
+      // the experiment's reasons for a run not started begin "not started: ", which the status says
+      sb.append(": ").append(o.reason().replaceFirst("^not started: ", ""));
     }
     return sb.toString();
   }
