@@ -1,5 +1,6 @@
 package io.durableagents.starter.experiment;
 
+import io.durableagents.starter.SimulationControl;
 import io.durableagents.starter.run.CountColumns;
 import io.durableagents.workflows.experiment.ExperimentProgress;
 import io.durableagents.workflows.experiment.ExperimentResult;
@@ -7,12 +8,17 @@ import io.durableagents.workflows.experiment.ExperimentRunOutcome;
 import io.durableagents.workflows.experiment.ExperimentWorkflow;
 import io.durableagents.workflows.experiment.RunStatus;
 import io.temporal.client.WorkflowClient;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowStub;
 import java.io.PrintStream;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -53,28 +59,85 @@ public final class ExperimentFollower {
         return result;
       } catch (TimeoutException e) {
         poll(experiment);
+      } catch (WorkflowServiceException e) {
+        if (!busy(e)) {
+          throw e;
+        }
+        // a server busy with the experiment's own events says so; it has not lost the experiment
+        pause();
+        poll(experiment);
       }
     }
   }
 
-  private void poll(ExperimentWorkflow experiment) {
-    List<ExperimentRunOutcome> runs;
-    ExperimentProgress progress;
+  /** Whether {@code e} is a server too busy to answer now ("Workflow is busy", unavailable a moment). */
+  static boolean busy(WorkflowServiceException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StatusRuntimeException s) {
+        Status.Code code = s.getStatus().getCode();
+        return code == Status.Code.RESOURCE_EXHAUSTED || code == Status.Code.UNAVAILABLE
+            || code == Status.Code.DEADLINE_EXCEEDED;
+      }
+    }
+    return false;
+  }
+
+  private static void pause() {
     try {
-      runs = experiment.runs();
-      progress = experiment.progress();
-    } catch (RuntimeException e) {
+      Thread.sleep(POLL_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private record Answer(List<ExperimentRunOutcome> runs, ExperimentProgress progress) {}
+
+  /**
+   * Asks the experiment how it stands, one query at a time: a query still unanswered (no worker has taken
+   * it: Temporal holds it for over a minute) is waited for by the next poll, never sent again beside it,
+   * so that queries never pile up on a busy experiment.
+   */
+  private void poll(ExperimentWorkflow experiment) {
+    if (pending == null) {
+      pending = CompletableFuture.supplyAsync(() -> new Answer(experiment.runs(), experiment.progress()), QUERIES);
+      pendingSince = System.nanoTime();
+    }
+    Answer answer;
+    try {
+      answer = pending.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
+      pending = null;
+    } catch (TimeoutException e) {
+      if (!saidNoAnswer && System.nanoTime() - pendingSince > SimulationControl.QUERY_WAIT.toNanos()) {
+        saidNoAnswer = true;
+        out.println("(no answer from the experiment for " + SimulationControl.QUERY_WAIT.toSeconds()
+            + " s: no worker has taken it yet, or it is busy; it goes on once a worker takes it)");
+      }
+      return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (ExecutionException e) {
+      pending = null;
       if (!saidNoAnswer) {
         saidNoAnswer = true;
-        out.println("(no answer from the experiment yet: " + firstLine(e.getMessage())
-            + "; waiting for a worker to take it)");
+        out.println("(no answer from the experiment yet: " + firstLine(e.getCause().getMessage()) + ")");
       }
       return;
     }
-    if (printEnded(runs) && progress != null) {
-      out.println(progressLine(progress));
+    if (printEnded(answer.runs()) && answer.progress() != null) {
+      out.println(progressLine(answer.progress()));
     }
   }
+
+  private CompletableFuture<Answer> pending;
+  private long pendingSince;
+
+  private static final java.util.concurrent.ExecutorService QUERIES =
+      java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "experiment-query");
+        t.setDaemon(true);
+        return t;
+      });
 
   /** Prints the runs that ended since the last call; returns whether there were any. */
   private boolean printEnded(List<ExperimentRunOutcome> runs) {

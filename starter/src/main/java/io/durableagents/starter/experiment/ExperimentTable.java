@@ -312,7 +312,8 @@ public final class ExperimentTable {
     if (Math.abs(d) >= 1e15 || (Math.abs(d) < 1e-4 && d != 0)) {
       return String.format(Locale.ROOT, "%.4g", d);
     }
-    return new java.math.BigDecimal(d).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+    // rounded as the run lines' counts are (Numbers.format), then written plainly: 22264.67 is 22260
+    return new java.math.BigDecimal(String.format(Locale.ROOT, "%.4g", d)).stripTrailingZeros().toPlainString();
   }
 
   /** Whether any run has a result (a summary has something to say). */
