@@ -282,7 +282,7 @@ public final class SweepCommand implements Callable<Integer> {
     }
     Interrupts.runStarted(id);
     System.out.println("Started experiment " + id + " on " + connection.address() + " (namespace "
-        + connection.namespace() + "): " + input.runs().size() + " runs of " + input.base().scenario() + ", "
+        + connection.namespace() + "): " + input.runs().size() + (input.runs().size() == 1 ? " run of " : " runs of ") + input.base().scenario() + ", "
         + input.maxConcurrentRuns() + " at once" + (input.budget() == null ? "" : ", budget "
         + input.budget().describe()) + (from == null ? "" : "; what-ifs of " + from + " after step " + atStep));
     System.out.println(Links.where(connection, client.getWorkflowServiceStubs(), id));
@@ -322,11 +322,11 @@ public final class SweepCommand implements Callable<Integer> {
     }
     out.println(line(header, widths));
     rows.forEach(row -> out.println(line(row, widths)));
-    out.println(String.format(Locale.ROOT, "%d runs of %s, %d steps each%s. Estimate: up to ~%d LLM calls and "
+    out.println(String.format(Locale.ROOT, "%d %s of %s, %d steps each%s. Estimate: up to ~%d LLM calls and "
             + "~%d tokens a run, ~%d calls and ~%d tokens in all (agents x steps x what an agent step of its "
             + "strategy spent in BENCHMARKS.md section 6: CoT 2 calls, ReAct 1, ReWOO 1 with a TTL of 1, 0.6 "
             + "with more; the experiment uses the mean of its completed runs once one has ended).",
-        plan.runs().size(), plan.base().scenario(), plan.stepsRun(),
+        plan.runs().size(), plan.runs().size() == 1 ? "run" : "runs", plan.base().scenario(), plan.stepsRun(),
         plan.base().state() == null ? "" : " (after the fork point)", plan.callsPerRun(), plan.tokensPerRun(),
         plan.calls(), plan.tokens()));
     out.println("Dry run: nothing was started.");
