@@ -308,6 +308,42 @@ class SweepAgainstServerTest {
     assertEquals("", rows.get(0).get("seed"));
   }
 
+  @Test
+  void ctrlCDetachesAndTheExperimentGoesOn() throws Exception {
+    List<String> command = new ArrayList<>(List.of(ChildProcesses.javaBinary(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC", "-cp", ChildProcesses.classpath(), io.durableagents.starter.StarterMain.class.getName(),
+        "sweep", "--id", "exp-detach", "--steps", "300", "--citizens", "8", "--cops", "2", "--param",
+        "legitimacy=0.3,0.9", "--max-concurrent-runs", "1"));
+    Path out = dir.resolve("detach.out");
+    Path err = dir.resolve("detach.err");
+    ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.environment().put("TEMPORAL_ADDRESS", address());
+    pb.environment().remove("DURABLE_AGENTS_DEBUG");
+    pb.environment().remove("DURABLE_AGENTS_MODEL");
+    Process p = pb.start();
+    try {
+      waitFor(() -> {
+        try {
+          return Files.readString(out).contains("Started experiment exp-detach");
+        } catch (java.io.IOException e) {
+          return false;
+        }
+      });
+      Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).inheritIO().start();
+      assertEquals(0, kill.waitFor());
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "sweep did not exit on Ctrl-C");
+      assertEquals(130, p.exitValue(), Files.readString(out) + Files.readString(err));
+      assertTrue(Files.readString(err).contains("sweep: detached; the run goes on: attach exp-detach"),
+          Files.readString(err));
+      // the experiment goes on without the command line
+      ExperimentWorkflow experiment = client.newWorkflowStub(ExperimentWorkflow.class, "exp-detach");
+      waitFor(() -> experiment.progress().byStatus().get(RunStatus.RUNNING) == 1);
+    } finally {
+      p.destroyForcibly().waitFor();
+      client.newWorkflowStub(ExperimentWorkflow.class, "exp-detach").stop();
+    }
+  }
+
   static void waitFor(BooleanSupplier condition) {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (true) {
