@@ -162,7 +162,7 @@ public record SweepPlan(SimulationInput base, List<ExperimentRun> runs, List<Cal
     if (grid.seeds() == null) {
       seeds.add(null);
     } else {
-      seeds.addAll(seeds(grid.seeds(), from.input().seed()));
+      seeds.addAll(seeds(grid.seeds(), base.seed()));
     }
     checkCount(count(dims) * seeds.size());
     int stepsRun = base.steps() - from.step();

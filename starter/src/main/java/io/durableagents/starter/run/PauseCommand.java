@@ -8,9 +8,10 @@ import picocli.CommandLine.Parameters;
 
 /** Pauses a running simulation at its next step boundary (the {@code pause} signal). */
 @Command(name = "pause",
-    description = "Pause a running simulation: the step in progress completes, then it waits for 'resume'.")
+    description = "Pause a running simulation: the step in progress completes, then it waits for 'resume'. "
+        + "An experiment's id ('sweep') pauses the experiment: no run starts, its running runs pause.")
 public final class PauseCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The simulation's workflow id.")
+  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The simulation's (or experiment's) workflow id.")
   String workflowId;
 
   @Override
