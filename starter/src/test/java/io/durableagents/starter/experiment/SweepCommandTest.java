@@ -101,6 +101,33 @@ class SweepCommandTest {
     assertEquals(5, input.base().parameters().get("citizens").asInt(), "single values go into the base");
   }
 
+  @Test
+  void strategiesAndModelsCrossedInGiveEachRunItsOwnAgentOptions() {
+    io.durableagents.starter.run.SimulationOptions options = new io.durableagents.starter.run.SimulationOptions();
+    picocli.CommandLine line = new picocli.CommandLine(new Object() {
+      @picocli.CommandLine.Mixin
+      io.durableagents.starter.run.SimulationOptions o = options;
+    });
+    line.parseArgs("--steps", "2", "--citizens", "4", "--cops", "1");
+    SweepPlan plan = SweepPlan.of(options, new SweepPlan.Grid(options.takeParameters(), null,
+        List.of("cot", "citizen=rewoo,cop=react"), List.of("rules", "rules+5ms")), io.durableagents.starter.LocalCatalog.get());
+    assertEquals(List.of("strategy", "model"), plan.dimensions());
+    assertEquals(4, plan.runs().size());
+    var cotSlow = plan.runs().get(1);
+    assertEquals(Map.of("strategy", "cot", "model", "rules+5ms"), cotSlow.values());
+    assertEquals(io.durableagents.workflows.agent.Strategy.COT, cotSlow.agentOptions().strategy());
+    assertEquals("rules+5ms", cotSlow.agentOptions().model());
+    assertTrue(cotSlow.roleOptions().isEmpty());
+    var mixed = plan.runs().get(2);
+    assertEquals(io.durableagents.workflows.agent.Strategy.REWOO, mixed.roleOptions().get("citizen").strategy());
+    assertEquals(io.durableagents.workflows.agent.Strategy.REACT, mixed.roleOptions().get("cop").strategy());
+    assertEquals("rules", mixed.roleOptions().get("cop").model());
+    assertEquals(42L, mixed.seed(), "without --seeds every run has --seed");
+    // the simulation of a run is simulate's with those options
+    var input = mixed.inputFrom(plan.base(), null);
+    assertEquals(io.durableagents.workflows.agent.Strategy.REWOO, input.optionsFor("citizen").strategy());
+  }
+
   private static void assertOneLine(CliFailuresTest.Run r, String start) {
     assertEquals(Failures.USAGE, r.exitCode(), r.out() + r.err());
     List<String> lines = r.errLines();
