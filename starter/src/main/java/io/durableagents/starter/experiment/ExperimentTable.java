@@ -141,7 +141,8 @@ public final class ExperimentTable {
   }
 
   /**
-   * The runs that ended with a result (completed or stopped), grouped by their grid values without the
+   * The runs that completed (every step: a stopped run's shorter rows are not compared with them), grouped
+   * by their grid values without the
    * seed, in the grid's order: for every count, {@code llm_calls} and {@code tokens}, the statistics of
    * the runs' final values.
    */
@@ -149,7 +150,7 @@ public final class ExperimentTable {
     Map<Map<String, String>, List<ExperimentRunResult>> byPoint = new LinkedHashMap<>();
     for (ExperimentRunOutcome o : outcomes) {
       List<ExperimentRunResult> results = byPoint.computeIfAbsent(o.values(), k -> new ArrayList<>());
-      if (o.result() != null) {
+      if (o.status() == RunStatus.COMPLETED && o.result() != null) {
         results.add(o.result());
       }
     }
@@ -182,7 +183,7 @@ public final class ExperimentTable {
    * seeds and n, then the runs that failed or were not started, with why.
    */
   public void printSummary(PrintStream out) {
-    out.println("Summary (final counts over seeds: mean ± sd [min..max], n runs with a result):");
+    out.println("Summary (final counts over seeds: mean ± sd [min..max], n completed runs):");
     for (Group g : groups()) {
       StringBuilder head = new StringBuilder("  ");
       g.values().forEach((k, v) -> head.append(head.length() == 2 ? "" : ", ").append(k).append('=').append(v));
@@ -192,14 +193,15 @@ public final class ExperimentTable {
       head.append("  n=").append(g.runs());
       out.println(head);
       if (g.stats().isEmpty()) {
-        out.println("    (no run with a result)");
+        out.println("    (no completed run)");
       }
       g.stats().forEach((name, s) -> out.println("    " + name + " " + s.describe()));
     }
     List<ExperimentRunOutcome> missing = outcomes.stream()
-        .filter(o -> o.status() == RunStatus.FAILED || o.status() == RunStatus.NOT_STARTED).toList();
+        .filter(o -> o.status() == RunStatus.STOPPED || o.status() == RunStatus.FAILED
+            || o.status() == RunStatus.NOT_STARTED).toList();
     if (!missing.isEmpty()) {
-      out.println("Failed or not started (" + missing.size() + "):");
+      out.println("Stopped, failed or not started (" + missing.size() + "; not in the summary):");
       for (ExperimentRunOutcome o : missing) {
         out.println("  " + line(o));
       }
@@ -318,6 +320,6 @@ public final class ExperimentTable {
 
   /** Whether any run has a result (a summary has something to say). */
   public boolean anyResult() {
-    return outcomes.stream().anyMatch(o -> o.result() != null);
+    return outcomes.stream().anyMatch(o -> o.result() != null || o.status().ended());
   }
 }

@@ -45,6 +45,11 @@ class ExperimentTableTest {
     assertEquals(9.0, active.max());
     assertEquals(3, active.n());
     assertEquals(0, groups.get(1).runs());
+    // a stopped run's fewer steps are not averaged with the completed runs'
+    ExperimentTable stopped = ExperimentTable.of(List.of(run(1, "0.3", 1, RunStatus.COMPLETED, 2),
+        run(2, "0.3", 2, RunStatus.STOPPED, 100)), CountColumns.none());
+    assertEquals(2.0, stopped.groups().get(0).stats().get("active").mean());
+    assertEquals(1, stopped.groups().get(0).runs());
     Path file = dir.resolve("runs.csv");
     table.writeRunsCsv(file);
     List<String> lines = Files.readAllLines(file);
