@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.durableagents.starter.inspect.Describe;
 import io.durableagents.starter.run.ServerWatch;
 import io.durableagents.worker.TemporalConnection;
+import io.durableagents.workflows.experiment.ExperimentWorkflow;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -28,7 +29,22 @@ public final class SimulationControl {
    * run has ended (its close status; exit 2), there is no such run (exit 3), no worker answers a query.
    */
   public static int on(String command, String workflowId, Function<SimulationWorkflow, Integer> action) {
-    return on(command, workflowId, false, action);
+    return on(command, workflowId, false, action, null);
+  }
+
+  /**
+   * As {@link #on}, with {@code experiment} for an experiment's id ({@code stop}, {@code pause} of an
+   * {@link ExperimentWorkflow#TYPE}): the run's type says which of the two acts.
+   */
+  public static int on(String command, String workflowId, Function<SimulationWorkflow, Integer> action,
+      Function<ExperimentWorkflow, Integer> experiment) {
+    return on(command, workflowId, false, action, experiment);
+  }
+
+  /** As {@link #onRunning}, with {@code experiment} for an experiment's id. */
+  public static int onRunning(String command, String workflowId, Function<SimulationWorkflow, Integer> action,
+      Function<ExperimentWorkflow, Integer> experiment) {
+    return on(command, workflowId, true, action, experiment);
   }
 
   /**
@@ -36,11 +52,11 @@ public final class SimulationControl {
    * paused): a run that has ended is said so first, since a query still answers for it from its history.
    */
   public static int onRunning(String command, String workflowId, Function<SimulationWorkflow, Integer> action) {
-    return on(command, workflowId, true, action);
+    return on(command, workflowId, true, action, null);
   }
 
   private static int on(String command, String workflowId, boolean runningOnly,
-      Function<SimulationWorkflow, Integer> action) {
+      Function<SimulationWorkflow, Integer> action, Function<ExperimentWorkflow, Integer> experiment) {
     TemporalConnection connection = TemporalConnection.fromEnvironment(Environment.variables());
     WorkflowServiceStubs service = ServerWatch.connect(connection, workflowId);
     try {
@@ -52,6 +68,9 @@ public final class SimulationControl {
           if (ended.isPresent()) {
             throw ended.get();
           }
+        }
+        if (experiment != null && ExperimentWorkflow.TYPE.equals(type(service, connection.namespace(), workflowId))) {
+          return experiment.apply(client.newWorkflowStub(ExperimentWorkflow.class, workflowId));
         }
         return action.apply(client.newWorkflowStub(SimulationWorkflow.class, workflowId));
       } catch (WorkflowNotFoundException e) {
@@ -91,6 +110,18 @@ public final class SimulationControl {
           ? java.util.Optional.empty() : java.util.Optional.of(info);
     } catch (StatusRuntimeException e) {
       return java.util.Optional.empty();
+    }
+  }
+
+  /** The workflow type of the latest run of {@code workflowId}; null when there is none or it cannot be read. */
+  static String type(WorkflowServiceStubs service, String namespace, String workflowId) {
+    try {
+      return service.blockingStub().withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS)
+          .describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder().setNamespace(namespace)
+              .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId)).build())
+          .getWorkflowExecutionInfo().getType().getName();
+    } catch (StatusRuntimeException e) {
+      return null;
     }
   }
 

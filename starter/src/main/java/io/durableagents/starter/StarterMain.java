@@ -66,6 +66,7 @@ import picocli.CommandLine;
       DemoCommand.class,
       AgentCommand.class,
       SimulateCommand.class,
+      io.durableagents.starter.experiment.SweepCommand.class,
       ListCommand.class,
       DescribeCommand.class,
       HistoryCommand.class,

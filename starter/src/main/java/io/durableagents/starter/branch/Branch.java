@@ -48,6 +48,15 @@ public final class Branch {
    * @throws CommandFailure (usage) for an option that cannot change, or a value that cannot be
    */
   public static SimulationInput input(String what, Checkpoint from, CommandSpec spec, SimulationOptions options) {
+    return input(what, from, spec, options, Set.of());
+  }
+
+  /**
+   * As {@link #input(String, Checkpoint, CommandSpec, SimulationOptions)} for a command with options of its
+   * own, {@code ownOptions}, besides the simulation's ({@code sweep --from}: --seeds, --budget-calls ...).
+   */
+  public static SimulationInput input(String what, Checkpoint from, CommandSpec spec, SimulationOptions options,
+      Set<String> ownOptions) {
     ParseResult parsed = spec.commandLine().getParseResult();
     Set<String> given = new LinkedHashSet<>();
     for (OptionSpec o : parsed.matchedOptions()) {
@@ -55,7 +64,7 @@ public final class Branch {
     }
     SimulationInput base = from.input();
     for (String name : given) {
-      if (!CHANGEABLE.contains(name) && !OWN.contains(name)) {
+      if (!CHANGEABLE.contains(name) && !OWN.contains(name) && !ownOptions.contains(name)) {
         throw CommandFailure.usage(name + " cannot change in " + what + ": it goes on with the world and settings "
             + "of '" + from.simulationId() + "' after step " + from.step(),
             "These can: " + String.join(", ", new java.util.TreeSet<>(CHANGEABLE)) + ".");

@@ -5,6 +5,7 @@ import io.durableagents.starter.Failures;
 import io.durableagents.starter.Links;
 import io.durableagents.starter.SimulationControl;
 import io.durableagents.starter.agent.AgentCommand;
+import io.durableagents.starter.experiment.ExperimentCommands;
 import io.durableagents.starter.run.CountColumns;
 import io.durableagents.starter.run.FailingWorkflowTask;
 import io.durableagents.starter.run.Origin;
@@ -36,7 +37,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** Describes one simulation run: status, progress or result, counts per step. */
-@Command(name = "describe", description = "Describe a simulation run: status, progress or result.")
+@Command(name = "describe", description = "Describe a simulation run: status, progress or result; an "
+    + "experiment ('sweep'): its progress, its runs so far and their summary.")
 public final class DescribeCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The run's workflow id.")
   String workflowId;
@@ -79,6 +81,11 @@ public final class DescribeCommand implements Callable<Integer> {
           System.out.println("Closed:        " + Describe.time(info.getCloseTime()));
         }
         System.out.println("History:       " + info.getHistoryLength() + " events");
+      }
+      if (ExperimentCommands.isExperiment(info)) {
+        ExperimentCommands.describe(connection.client(service), workflowId, info, System.out);
+        System.out.println(Links.where(connection, service, workflowId));
+        return 0;
       }
       CountColumns columns = CountColumns.none();
       if (!runs.isEmpty()) {

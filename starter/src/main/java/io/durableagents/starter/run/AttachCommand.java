@@ -6,12 +6,14 @@ import io.durableagents.starter.Interrupts;
 import io.durableagents.starter.Links;
 import io.durableagents.starter.OutputOptions;
 import io.durableagents.starter.StartChecks;
+import io.durableagents.starter.experiment.ExperimentCommands;
 import io.durableagents.worker.TemporalConnection;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -21,13 +23,18 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "attach",
     description = "Follow a simulation started earlier, by its workflow id: live progress (steps, agents, "
-        + "LLM calls, tokens), then its summary; --csv and --chart write its per-step variables.")
+        + "LLM calls, tokens), then its summary; --csv and --chart write its per-step variables. An experiment's "
+        + "id ('sweep') follows the experiment: a line per run as it ends, then its summary.")
 public final class AttachCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The simulation's workflow id.")
   String workflowId;
 
   @Mixin
   OutputOptions output = new OutputOptions();
+
+  @Option(names = "--runs-csv", paramLabel = "FILE",
+      description = "For an experiment: write one row per run at its end (--csv: one row per run and step).")
+  java.nio.file.Path runsCsv;
 
   @Override
   public Integer call() throws InterruptedException {
@@ -38,8 +45,14 @@ public final class AttachCommand implements Callable<Integer> {
     Interrupts.detachOnInterrupt(System.err, "attach", "attach");
     try {
       // Ctrl-C says that the run goes on only once it is known to exist
-      requireExists(service, connection);
+      io.temporal.api.workflow.v1.WorkflowExecutionInfo info = requireExists(service, connection);
       Interrupts.runStarted(workflowId);
+      if (ExperimentCommands.isExperiment(info)) {
+        StartChecks.outputFile("--runs-csv", runsCsv);
+        int code = ExperimentCommands.attach(connection.client(service), workflowId, output.csv, runsCsv);
+        System.out.println(Links.where(connection, service, workflowId));
+        return code;
+      }
       SimulationRunner runner = new SimulationRunner(connection.client(service), System.out);
       SimulationResult result;
       try {
@@ -60,13 +73,14 @@ public final class AttachCommand implements Callable<Integer> {
   }
 
   /** Throws the not-found failure when the server has no run {@code workflowId}. */
-  private void requireExists(WorkflowServiceStubs service, TemporalConnection connection) {
+  private io.temporal.api.workflow.v1.WorkflowExecutionInfo requireExists(WorkflowServiceStubs service,
+      TemporalConnection connection) {
     try {
-      service.blockingStub().withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS).describeWorkflowExecution(
+      return service.blockingStub().withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS).describeWorkflowExecution(
           io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder()
               .setNamespace(connection.namespace())
               .setExecution(io.temporal.api.common.v1.WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-              .build());
+              .build()).getWorkflowExecutionInfo();
     } catch (io.grpc.StatusRuntimeException e) {
       if (e.getStatus().getCode() == io.grpc.Status.Code.NOT_FOUND
           // a run that is not there; not a namespace that is not (the in-memory server names the namespace in

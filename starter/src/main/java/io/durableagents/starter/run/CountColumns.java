@@ -82,7 +82,7 @@ public final class CountColumns {
   }
 
   /** Adds the variables of {@code counts} not yet known, at the end; returns whether any was new. */
-  boolean add(Map<String, Number> counts) {
+  public boolean add(Map<String, Number> counts) {
     boolean added = false;
     for (String key : counts.keySet()) {
       if (!names.contains(key)) {
@@ -94,7 +94,7 @@ public final class CountColumns {
   }
 
   /** The variables, in order. */
-  List<String> names() {
+  public List<String> names() {
     return List.copyOf(names);
   }
 

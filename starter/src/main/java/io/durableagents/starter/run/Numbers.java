@@ -1,10 +1,10 @@
 package io.durableagents.starter.run;
 
 /** How per-step variables are written: integers as they are, other numbers with 4 significant places. */
-final class Numbers {
+public final class Numbers {
   private Numbers() {}
 
-  static String format(Number n) {
+  public static String format(Number n) {
     if (n == null) {
       return "";
     }

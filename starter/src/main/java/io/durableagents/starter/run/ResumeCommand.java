@@ -2,6 +2,7 @@ package io.durableagents.starter.run;
 
 import io.durableagents.starter.CommandFailure;
 import io.durableagents.starter.SimulationControl;
+import io.durableagents.starter.experiment.ExperimentCommands;
 import io.durableagents.workflows.simulation.SimulationProgress;
 import io.temporal.client.WorkflowQueryException;
 import java.util.Optional;
@@ -13,9 +14,9 @@ import picocli.CommandLine.Parameters;
  * Resumes a paused simulation (the {@code resume} signal). A run that is not paused is said so and
  * left as it is: the signal would change nothing, and "Resumed" would say that it had been paused.
  */
-@Command(name = "resume", description = "Resume a paused simulation.")
+@Command(name = "resume", description = "Resume a paused simulation, or a paused experiment ('sweep').")
 public final class ResumeCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The simulation's workflow id.")
+  @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The simulation's (or experiment's) workflow id.")
   String workflowId;
 
   @Override
@@ -42,6 +43,6 @@ public final class ResumeCommand implements Callable<Integer> {
           : "Resume sent to " + workflowId + ": whether it is paused is not known (" + unknown + "); if it "
               + "is, it goes on once a worker takes the signal.");
       return 0;
-    });
+    }, experiment -> ExperimentCommands.resume(experiment, workflowId));
   }
 }

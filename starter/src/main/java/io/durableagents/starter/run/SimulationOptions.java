@@ -162,6 +162,26 @@ public final class SimulationOptions {
     }
   }
 
+  /** {@code --strategy} as given (default {@code cot}). */
+  public String strategy() {
+    return strategy;
+  }
+
+  /** Sets {@code --strategy}, in its syntax ({@code cot}, {@code citizen=rewoo,cop=react}). */
+  public void setStrategy(String strategy) {
+    this.strategy = strategy;
+  }
+
+  /** {@code --model} as given (null: not given). */
+  public String model() {
+    return model;
+  }
+
+  /** Sets {@code --model}, in its syntax ({@code rules}, {@code citizen=openai:gpt-4o-mini,cop=rules}). */
+  public void setModel(String model) {
+    this.model = model;
+  }
+
   /** The model of roles the --model option does not name: the environment's, else {@code rules}. */
   String resolvedModel() {
     return model != null && !model.contains("=") ? checkedModel(model) : checkedModel(null);
@@ -341,6 +361,32 @@ public final class SimulationOptions {
     }
     input.validate();
     return input;
+  }
+
+  /**
+   * The parameter values given, as text by parameter name: the alias options ({@code --legitimacy 0.6})
+   * and then the {@code --param}s; and takes them out of these options, which then describe a simulation
+   * with the scenario's defaults ({@code sweep} crosses the values itself).
+   */
+  public Map<String, String> takeParameters() {
+    Map<String, String> values = new LinkedHashMap<>();
+    aliases().forEach((name, value) -> {
+      if (value != null) {
+        values.put(name, value.toString());
+      }
+    });
+    values.putAll(params);
+    params = new LinkedHashMap<>();
+    citizens = null;
+    cops = null;
+    sellers = null;
+    buyers = null;
+    width = null;
+    height = null;
+    vision = null;
+    legitimacy = null;
+    maxJailTerm = null;
+    return values;
   }
 
   /** The parameter options ({@code --citizens} ...) by parameter name; null where not given. */

@@ -58,7 +58,7 @@ public record ExperimentRunResult(
    * The rows and totals of a simulation's result that went on from {@code from} (a what-if's recorded
    * state; null for a new simulation): only the steps after it, and only what was spent after it (the
    * rows' calls and tokens count from there), since the steps before it were the recorded run's and
-   * cost this run nothing.
+   * cost this run nothing (so do its failed agent steps: only those after it are this run's).
    */
   public static ExperimentRunResult of(SimulationResult result, SimulationState from) {
     long tokens = result.usage() == null ? 0 : result.usage().total();
@@ -68,16 +68,24 @@ public record ExperimentRunResult(
     }
     long callsBefore = from.llmCalls();
     long tokensBefore = from.usage() == null ? 0 : from.usage().total();
+    // the rows count failed agent steps from the start too: those of the recorded steps were not this run's
+    long failedBefore = 0;
+    for (StepCounts row : from.perStep()) {
+      if (row.step() <= from.step() && row.failedAgentSteps() != null) {
+        failedBefore = Math.max(failedBefore, row.failedAgentSteps());
+      }
+    }
     List<StepCounts> after = new ArrayList<>();
     for (StepCounts row : result.perStep()) {
       if (row.step() > from.step()) {
+        Long failed = row.failedAgentSteps() == null ? null : row.failedAgentSteps() - failedBefore;
         after.add(new StepCounts(row.step(), row.counts(),
             row.llmCalls() == null ? null : row.llmCalls() - callsBefore,
-            row.tokens() == null ? null : row.tokens() - tokensBefore, row.failedAgentSteps()));
+            row.tokens() == null ? null : row.tokens() - tokensBefore, failed == null || failed == 0 ? null : failed));
       }
     }
     return new ExperimentRunResult(result.steps(), result.stopped(), after, result.finalCounts(),
         result.agentSteps() - from.agentSteps(), result.llmCalls() - callsBefore, tokens - tokensBefore,
-        result.failedAgentSteps(), result.warnings());
+        result.failedAgentSteps() - failedBefore, result.warnings());
   }
 }
