@@ -262,7 +262,8 @@ public final class SweepCommand implements Callable<Integer> {
       boolean registered = SearchAttributeRegistry.registered(operator, connection.namespace());
       input = new ExperimentInput(input.name(), input.base().withSearchAttributes(registered), input.runs(),
           input.maxConcurrentRuns(), input.budget(), input.onRunFailure(), input.runRetries(),
-          input.estimatedCallsPerRun(), input.estimatedTokensPerRun(), input.whatIfOf(), input.whatIfStep());
+          input.estimatedCallsPerRun(), input.estimatedTokensPerRun(), input.whatIfOf(), input.whatIfStep(),
+          input.agentsPerRun());
     } finally {
       operator.shutdownNow();
     }

@@ -189,7 +189,24 @@ public record SweepPlan(SimulationInput base, List<ExperimentRun> runs, List<Cal
       io.durableagents.workflows.experiment.RunFailurePolicy policy, Integer retries, String whatIfOf,
       Integer whatIfStep) {
     return new ExperimentInput(name, base, runs, maxConcurrentRuns, budget, policy, retries, callsPerRun(),
-        tokensPerRun(), whatIfOf, whatIfStep);
+        tokensPerRun(), whatIfOf, whatIfStep, agentsPerRun());
+  }
+
+  /**
+   * The agents of the largest run's world, for the workflow task timeout every run gets as {@code simulate}
+   * gives one (null when the worlds cannot be made here).
+   */
+  Integer agentsPerRun() {
+    int most = 0;
+    try {
+      for (ExperimentRun run : runs) {
+        most = Math.max(most, io.durableagents.starter.StartChecks.agentCount(run.inputFrom(base, null),
+            io.durableagents.starter.LocalCatalog.get()));
+      }
+    } catch (RuntimeException e) {
+      return null;
+    }
+    return most == 0 ? null : most;
   }
 
   private static Scenario<?> scenario(String name, LocalCatalog catalog) {

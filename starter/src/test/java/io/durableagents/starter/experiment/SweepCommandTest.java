@@ -94,6 +94,7 @@ class SweepCommandTest {
     ExperimentInput input = plan.input("t", 2, null, null, null, null, null);
     assertEquals(4, input.runs().size());
     assertEquals(48L, input.estimatedCallsPerRun()); // 6 agents x 4 steps x 2 calls
+    assertEquals(6, input.agentsPerRun()); // each run's workflow task timeout is sized by its agents
     assertEquals(Map.of("vision", "2"), input.runs().get(0).values());
     assertEquals(1L, input.runs().get(0).seed());
     assertEquals(2, input.runs().get(0).parameters().get("vision").asInt());
