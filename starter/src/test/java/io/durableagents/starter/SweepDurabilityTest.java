@@ -53,7 +53,7 @@ class SweepDurabilityTest {
     Process server = devServer(cli, db, 1);
     Process firstWorker = worker("worker-1");
     String[] sweep = {"sweep", "--steps", "5", "--citizens", "16", "--cops", "3", "--param", "legitimacy=0.3,0.8",
-        "--seeds", "2", "--max-concurrent-runs", "2", "--progress", "lines"};
+        "--seeds", "2", "--max-concurrent-runs", "2"};
     starter("reference", PersistentDevServerIT.concat(sweep, "--id", "sweep-ref"));
     long referenceCalls = CompletedActivities.doneInJournal(journal, 0);
     int referenceLines = Files.readAllLines(journal).size();
