@@ -26,10 +26,11 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Lists simulation runs, newest first. */
-@Command(name = "list", description = "List simulation runs, newest first.")
+/** Lists simulation runs, newest first, then the experiments. */
+@Command(name = "list", description = "List simulation runs, newest first, then the experiments (sweep).")
 public final class ListCommand implements Callable<Integer> {
   static final String SIMULATION_TYPE = "Simulation";
+  static final String EXPERIMENT_TYPE = io.durableagents.workflows.experiment.ExperimentWorkflow.TYPE;
 
   @Option(names = "--limit", defaultValue = "20", description = "At most this many (default: ${DEFAULT-VALUE}).")
   int limit;
@@ -45,10 +46,12 @@ public final class ListCommand implements Callable<Integer> {
       if (simulations.size() > limit) {
         simulations = simulations.subList(0, limit);
       }
+      List<WorkflowExecutionInfo> experiments = list(service, connection.namespace(), limit, EXPERIMENT_TYPE);
       if (simulations.isEmpty()) {
         System.out.println("No simulation runs on " + connection.address() + "."
             + (Links.inMemory(service) ? " This is the in-memory Temporal: it forgets every run when it "
                 + "restarts (docs/embedded-temporal.md)." : ""));
+        printExperiments(service, connection.namespace(), experiments);
         return 0;
       }
       System.out.printf("%-48s %-15s %-12s %-14s %-20s %-20s %s%n", "WORKFLOW ID", "STATUS", "SCENARIO",
@@ -61,9 +64,27 @@ public final class ListCommand implements Callable<Integer> {
             latest.hasCloseTime() && latest.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
                 ? Describe.time(latest.getCloseTime()) : "-", sim.runs());
       }
+      printExperiments(service, connection.namespace(), experiments);
       return 0;
     } finally {
       service.shutdown();
+    }
+  }
+
+  /** The experiments (their runs are among the simulations above, {@code <experiment>/run-NNN}). */
+  private static void printExperiments(WorkflowServiceStubs service, String namespace,
+      List<WorkflowExecutionInfo> experiments) {
+    if (experiments.isEmpty()) {
+      return;
+    }
+    System.out.println();
+    System.out.printf("%-48s %-15s %-20s %s%n", "EXPERIMENT", "STATUS", "STARTED", "CLOSED");
+    for (WorkflowExecutionInfo found : experiments) {
+      WorkflowExecutionInfo e = withCloseTime(service, namespace, found);
+      System.out.printf("%-48s %-15s %-20s %s%n", e.getExecution().getWorkflowId(), Describe.status(e.getStatus()),
+          Describe.time(e.getStartTime()),
+          e.hasCloseTime() && e.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+              ? Describe.time(e.getCloseTime()) : "-");
     }
   }
 
@@ -164,16 +185,22 @@ public final class ListCommand implements Callable<Integer> {
   }
 
   public static List<WorkflowExecutionInfo> list(WorkflowServiceStubs service, String namespace, int limit) {
+    return list(service, namespace, limit, SIMULATION_TYPE);
+  }
+
+  /** The runs of workflow type {@code workflowType}, newest first, at most {@code limit}. */
+  static List<WorkflowExecutionInfo> list(WorkflowServiceStubs service, String namespace, int limit,
+      String workflowType) {
     List<WorkflowExecutionInfo> runs = new ArrayList<>();
     try {
       runs.addAll(service.blockingStub().listWorkflowExecutions(
           ListWorkflowExecutionsRequest.newBuilder().setNamespace(namespace).setPageSize(limit)
-              .setQuery("WorkflowType = '" + SIMULATION_TYPE + "'").build()).getExecutionsList());
+              .setQuery("WorkflowType = '" + workflowType + "'").build()).getExecutionsList());
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() != Status.Code.UNIMPLEMENTED) {
         throw e;
       }
-      WorkflowTypeFilter type = WorkflowTypeFilter.newBuilder().setName(SIMULATION_TYPE).build();
+      WorkflowTypeFilter type = WorkflowTypeFilter.newBuilder().setName(workflowType).build();
       runs.addAll(retried(() -> service.blockingStub().listOpenWorkflowExecutions(
           ListOpenWorkflowExecutionsRequest.newBuilder().setNamespace(namespace)
               .setMaximumPageSize(limit).setTypeFilter(type).build()).getExecutionsList()));
@@ -181,7 +208,7 @@ public final class ListCommand implements Callable<Integer> {
           ListClosedWorkflowExecutionsRequest.newBuilder().setNamespace(namespace)
               .setMaximumPageSize(limit).setTypeFilter(type).build()).getExecutionsList()));
     }
-    runs.removeIf(r -> !SIMULATION_TYPE.equals(r.getType().getName()));
+    runs.removeIf(r -> !workflowType.equals(r.getType().getName()));
     runs.sort(Comparator.comparing((WorkflowExecutionInfo r) ->
         Instant.ofEpochSecond(r.getStartTime().getSeconds(), r.getStartTime().getNanos())).reversed());
     return runs.size() > limit ? runs.subList(0, limit) : runs;

@@ -190,6 +190,11 @@ class SweepAgainstServerTest {
     assertTrue(described.out().contains("run 006  legitimacy=0.9, seed=7  COMPLETED"), described.out());
     assertTrue(described.out().contains(summary), described.out());
 
+    // list names the experiment after the simulations
+    CliFailuresTest.Run listed = ok("list-grid", "list");
+    String experiments = listed.out().substring(listed.out().indexOf("EXPERIMENT "));
+    assertTrue(experiments.contains("exp-grid ") && experiments.contains("completed"), listed.out());
+
     // a run is a simulation like any other, by its <experiment>/run-NNN id
     CliFailuresTest.Run run = ok("describe-run", "describe", "exp-grid/run-002");
     assertTrue(run.out().contains("Type:          Simulation"), run.out());
