@@ -140,10 +140,12 @@ class EngineCostBenchmark {
         LlmActivitiesImpl direct = new LlmActivitiesImpl(ChatModelProvider.newBuilder()
             .settings(LlmSettings.fromEnvironment(env)).register(reference, timed).build(), plugin.tools());
         try {
-          // the JVM's first simulation and replay: classes loaded and compiled, not counted
-          Measured warm = measure(s, "warm-up-engine", timed, model -> engineRun(client, env,
-              simulation(reference, "2", "1", "1"), "engine-cost-s" + s + "-warm-up"));
-          measure(s, "warm-up-direct", timed, model -> directRun(direct, warm.history, s));
+          if (s == slotCounts[0]) {
+            // the JVM's first simulation and replay: classes loaded and compiled, not counted
+            Measured warm = measure(s, "warm-up-engine", timed, model -> engineRun(client, env,
+                simulation(reference, "2", "1", "1"), "engine-cost-s" + s + "-warm-up"));
+            measure(s, "warm-up-direct", timed, model -> directRun(direct, warm.history, s));
+          }
           List<Measured[]> measured = new ArrayList<>();
           for (int k = 1; k <= pairs; k++) {
             String id = "engine-cost-s" + s + "-run-" + k;
@@ -176,9 +178,10 @@ class EngineCostBenchmark {
         + "sending run k's requests); medians, the pairs' range in brackets");
     System.out.println("| slots | agent steps | LLM calls | wall engine (s) | wall direct (s) | agent steps/s engine "
         + "| direct | engine share by wall time | no request at the model, engine (s) | direct (s) "
-        + "| engine share by that idle time | model server CPU engine / direct (s) | worker JVM CPU engine / direct, "
+        + "| engine share by that idle time | slots in use, engine / direct | engine share by slots in use "
+        + "| model server CPU engine / direct (s) | worker JVM CPU engine / direct, "
         + "dev server CPU (s) | load average engine / direct |");
-    System.out.println("| ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | --- | ---: | --- | --- | --- |");
+    System.out.println("| ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | --- | ---: | --- | ---: | --- | --- | --- |");
     summary.forEach(System.out::println);
     System.out.println();
     System.out.println("Every run:");
@@ -327,13 +330,15 @@ class EngineCostBenchmark {
     double wallE = median(pairs, p -> p[0].seconds);
     double wallD = median(pairs, p -> p[1].seconds);
     return String.format("| %d | %d | %d | %.1f (%s) | %.1f (%s) | %.3f | %.3f | **%s** | %.2f (%s) | %.2f (%s) | %s "
-            + "| %.1f / %.1f | %.1f / %.1f, %.1f | %.1f / %.1f |",
+            + "| %.1f%% / %.1f%% | %s | %.1f / %.1f | %.1f / %.1f, %.1f | %.1f / %.1f |",
         s, h.agentSteps, h.llmCalls(), wallE, range(pairs, p -> p[0].seconds, "%.1f"), wallD,
         range(pairs, p -> p[1].seconds, "%.1f"), h.agentSteps / wallE, h.agentSteps / wallD,
         share(pairs, p -> 100 * (p[0].seconds - p[1].seconds) / p[0].seconds),
         median(pairs, p -> p[0].idleSeconds), range(pairs, p -> p[0].idleSeconds, "%.2f"),
         median(pairs, p -> p[1].idleSeconds), range(pairs, p -> p[1].idleSeconds, "%.2f"),
         share(pairs, p -> 100 * (p[0].idleSeconds - p[1].idleSeconds) / p[0].seconds),
+        median(pairs, p -> 100 * p[0].inFlight / s), median(pairs, p -> 100 * p[1].inFlight / s),
+        share(pairs, p -> 100 * (p[1].inFlight - p[0].inFlight) / p[1].inFlight),
         median(pairs, p -> p[0].modelCpu), median(pairs, p -> p[1].modelCpu), median(pairs, p -> p[0].jvmCpu),
         median(pairs, p -> p[1].jvmCpu), median(pairs, p -> p[0].devCpu), median(pairs, p -> p[0].loadMean),
         median(pairs, p -> p[1].loadMean));
