@@ -179,9 +179,10 @@ class EngineCostBenchmark {
     System.out.println("| slots | agent steps | LLM calls | wall engine (s) | wall direct (s) | agent steps/s engine "
         + "| direct | engine share by wall time | no request at the model, engine (s) | direct (s) "
         + "| engine share by that idle time | slots in use, engine / direct | engine share by slots in use "
+        + "| engine share at most (idle time and all its CPU taken from the model) "
         + "| model server CPU engine / direct (s) | worker JVM CPU engine / direct, "
         + "dev server CPU (s) | load average engine / direct |");
-    System.out.println("| ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | --- | ---: | --- | ---: | --- | --- | --- |");
+    System.out.println("| ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | --- | ---: | --- | ---: | ---: | --- | --- | --- |");
     summary.forEach(System.out::println);
     System.out.println();
     System.out.println("Every run:");
@@ -308,6 +309,14 @@ class EngineCostBenchmark {
           server.promptTokensCached(), server.generatedTokens(), modelCpu, jvmCpu, devCpu, loadMean, loadMax);
     }
 
+    /**
+     * The CPU seconds this engine run's worker and dev server used beyond what {@code direct}'s (this JVM
+     * sending the requests, the dev server idling) used at its rate over this run's time.
+     */
+    double extraCpu(Measured direct) {
+      return jvmCpu + devCpu - (direct.jvmCpu + direct.devCpu) * seconds / direct.seconds;
+    }
+
     /** What differs in the work of two runs (requests, prompt and generated tokens); empty when nothing does. */
     String differences(Measured other) {
       List<String> d = new ArrayList<>();
@@ -330,7 +339,7 @@ class EngineCostBenchmark {
     double wallE = median(pairs, p -> p[0].seconds);
     double wallD = median(pairs, p -> p[1].seconds);
     return String.format("| %d | %d | %d | %.1f (%s) | %.1f (%s) | %.3f | %.3f | **%s** | %.2f (%s) | %.2f (%s) | %s "
-            + "| %.1f%% / %.1f%% | %s | %.1f / %.1f | %.1f / %.1f, %.1f | %.1f / %.1f |",
+            + "| %.1f%% / %.1f%% | %s | %s | %.1f / %.1f | %.1f / %.1f, %.1f | %.1f / %.1f |",
         s, h.agentSteps, h.llmCalls(), wallE, range(pairs, p -> p[0].seconds, "%.1f"), wallD,
         range(pairs, p -> p[1].seconds, "%.1f"), h.agentSteps / wallE, h.agentSteps / wallD,
         share(pairs, p -> 100 * (p[0].seconds - p[1].seconds) / p[0].seconds),
@@ -339,6 +348,7 @@ class EngineCostBenchmark {
         share(pairs, p -> 100 * (p[0].idleSeconds - p[1].idleSeconds) / p[0].seconds),
         median(pairs, p -> 100 * p[0].inFlight / s), median(pairs, p -> 100 * p[1].inFlight / s),
         share(pairs, p -> 100 * (p[1].inFlight - p[0].inFlight) / p[1].inFlight),
+        share(pairs, p -> 100 * (p[0].idleSeconds - p[1].idleSeconds + p[0].extraCpu(p[1])) / p[0].seconds),
         median(pairs, p -> p[0].modelCpu), median(pairs, p -> p[1].modelCpu), median(pairs, p -> p[0].jvmCpu),
         median(pairs, p -> p[1].jvmCpu), median(pairs, p -> p[0].devCpu), median(pairs, p -> p[0].loadMean),
         median(pairs, p -> p[1].loadMean));
