@@ -142,8 +142,19 @@ public final class LocalStack implements AutoCloseable {
       Process worker = ChildProcesses.start("512m", workerLog, workerEnv, "worker");
       stack.started.add(0, worker);
       // the run starts once the worker polls: else the run's watch says no worker polls while it starts
-      if (WorkerStart.await(workerLog.toPath(), workerFrom, worker, WorkerStart.BOUND_MILLIS, System.out)
-          == WorkerStart.Outcome.EXITED) {
+      io.temporal.serviceclient.WorkflowServiceStubs watch = io.temporal.serviceclient.WorkflowServiceStubs
+          .newServiceStubs(io.temporal.serviceclient.WorkflowServiceStubsOptions.newBuilder()
+              .setTarget(connection.address()).build());
+      WorkerStart.Outcome outcome;
+      try {
+        String identity = workerEnv.get(io.durableagents.worker.WorkerSettings.WORKER_IDENTITY);
+        outcome = WorkerStart.await(workerLog.toPath(), workerFrom, worker, WorkerStart.BOUND_MILLIS, System.out,
+            () -> WorkerStart.listedAsPoller(watch, connection.namespace(),
+                io.durableagents.workflows.TaskQueues.AGENTS, worker.pid(), identity));
+      } finally {
+        watch.shutdownNow();
+      }
+      if (outcome == WorkerStart.Outcome.EXITED) {
         String why = WorkerStart.lastLine(workerLog.toPath(), workerFrom);
         throw new CommandFailure(Failures.FAILED, "the worker " + command + " started exited (code "
             + worker.exitValue() + ") before it polled" + (why.isEmpty() ? "" : ": " + why), "See " + workerLog + ".");

@@ -1,5 +1,7 @@
 package io.durableagents.starter.local;
 
+import java.util.function.BooleanSupplier;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +13,9 @@ import java.util.List;
  * Waits, within a bound, for the worker a command started to poll, saying while it starts that it does:
  * a new JVM and its warm-up took longer than the run's watch gives a worker (3 s) on a loaded machine, and
  * {@code demo} said "No worker polls ... start one in another terminal" of the worker it had just started.
- * The worker says it polls in its log ({@code worker started: ...}, after its warm-up).
+ * The worker polls once Temporal lists it among the workflow task queue's pollers (by its identity), or
+ * once its log says {@code worker started: ...} (after its warm-up; a logging configuration of the user's
+ * may hide that line, and Temporal's listing answers either way).
  */
 final class WorkerStart {
   /** How long the worker has to start before the command goes on without it. */
@@ -32,11 +36,17 @@ final class WorkerStart {
    */
   static Outcome await(Path log, long from, Process worker, long boundMillis, PrintStream out)
       throws InterruptedException {
+    return await(log, from, worker, boundMillis, out, () -> false);
+  }
+
+  /** As above; {@code polls} says whether Temporal lists the worker as a poller (false when it cannot tell). */
+  static Outcome await(Path log, long from, Process worker, long boundMillis, PrintStream out, BooleanSupplier polls)
+      throws InterruptedException {
     long start = System.nanoTime();
     boolean said = false;
     while (true) {
       long waited = (System.nanoTime() - start) / 1_000_000;
-      if (started(log, from)) {
+      if (started(log, from) || polls.getAsBoolean()) {
         if (said) {
           out.println("  The worker polls now (it took " + (waited + 500) / 1000 + " s).");
           out.flush();
@@ -82,6 +92,32 @@ final class WorkerStart {
       }
     }
     return "";
+  }
+
+  /**
+   * Whether Temporal lists a poller of the workflow task queue {@code taskQueue} with {@code identity}, or,
+   * without one, an identity of process {@code pid} ({@code <pid>@<host>}, the SDK's default); false when
+   * it cannot tell (a server without the call, one not answering).
+   */
+  static boolean listedAsPoller(io.temporal.serviceclient.WorkflowServiceStubs service, String namespace,
+      String taskQueue, long pid, String identity) {
+    try {
+      var pollers = service.blockingStub().withDeadlineAfter(2, java.util.concurrent.TimeUnit.SECONDS)
+          .describeTaskQueue(io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest.newBuilder()
+              .setNamespace(namespace)
+              .setTaskQueue(io.temporal.api.taskqueue.v1.TaskQueue.newBuilder().setName(taskQueue))
+              .setTaskQueueType(io.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW).build())
+          .getPollersList();
+      for (var poller : pollers) {
+        String id = poller.getIdentity();
+        if (identity != null && !identity.isBlank() ? id.equals(identity) : id.startsWith(pid + "@")) {
+          return true;
+        }
+      }
+      return false;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   private static boolean started(Path log, long from) {

@@ -52,6 +52,26 @@ class WorkerStartTest {
     }
   }
 
+  /**
+   * A worker whose logging hides its INFO lines (a user's logback configuration, or a test classpath's)
+   * is known to poll when Temporal lists it: the command does not wait out its bound.
+   */
+  @Test
+  void aWorkerTemporalListsAsAPollerHasStartedWhateverItsLogSays() throws Exception {
+    Path log = dir.resolve("silent-worker.log");
+    Process worker = new ProcessBuilder("sh", "-c", "sleep 60").start();
+    long listedAfter = System.nanoTime() + 3_000_000_000L;
+    try {
+      long t0 = System.nanoTime();
+      assertEquals(WorkerStart.Outcome.STARTED, WorkerStart.await(log, 0, worker, 60_000, out,
+          () -> System.nanoTime() > listedAfter));
+      assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "it waited for the bound");
+      assertTrue(printed().get(printed().size() - 1).startsWith("  The worker polls now"), printed().toString());
+    } finally {
+      worker.destroyForcibly();
+    }
+  }
+
   @Test
   void aQuickStartSaysNothing() throws Exception {
     Path log = dir.resolve("worker.log");
