@@ -226,7 +226,7 @@ class TemporalUiBrowserTest {
     String last = said.get(said.size() - 1);
     assertTrue(last.startsWith("Temporal dev server") && last.contains("UI at " + ui), last);
     if (codecEndpoint != null) {
-      assertTrue(last.endsWith(", decoding payloads through " + codecEndpoint), last);
+      assertTrue(last.contains(", decoding payloads through " + codecEndpoint + "; its log in "), last);
     }
     return p;
   }

@@ -111,6 +111,14 @@ public final class WorkerMain {
     log.info("warmed up in {} ms ({} of {} recorded histories replayed{})", warm.took().toMillis(), warm.replayed(),
         Warmup.HISTORIES.size(), warm.failures().isEmpty() ? "" : "; " + warm.failures().get(0));
     factory.start();
+    String ready = env.get(WorkerSettings.READY_FILE);
+    if (ready != null && !ready.isBlank()) {
+      try {
+        java.nio.file.Files.writeString(java.nio.file.Path.of(ready), identity + "\n");
+      } catch (java.io.IOException e) {
+        log.warn("{}: cannot write {}: {}", WorkerSettings.READY_FILE, ready, e.toString());
+      }
+    }
     log.info("worker started: identity {}, Temporal {} namespace {}, task queues {} and {}, sticky execution {}, "
             + "virtual threads {}{}",
         identity, connection.address(), connection.namespace(),

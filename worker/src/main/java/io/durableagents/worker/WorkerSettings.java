@@ -103,6 +103,13 @@ public record WorkerSettings(
    */
   public static final String WORKER_IDENTITY = "DURABLE_AGENTS_WORKER_IDENTITY";
 
+  /**
+   * A file the worker writes (its identity) once it polls: how a supervisor (the command line's {@code demo}
+   * and {@code agent}, a script) knows it is ready without reading its log, whose lines a logging
+   * configuration may hide. Unset: none.
+   */
+  public static final String READY_FILE = "DURABLE_AGENTS_WORKER_READY_FILE";
+
   /** The longest {@value #WORKER_IDENTITY} accepted. */
   public static final int MAX_IDENTITY_LENGTH = 200;
 

@@ -275,6 +275,10 @@ public final class SweepCommand implements Callable<Integer> {
         .setStaticSummary((input.name() == null ? "" : input.name() + ": ") + input.runs().size() + " runs of "
             + input.base().scenario() + (from == null ? "" : ", what-ifs of " + from + " after step " + atStep))
         .build());
+    if (!noWait) {
+      // before the start, as simulate: a Ctrl-C between the start and the following says the run goes on
+      Interrupts.detachOnInterrupt(System.err, "sweep", "attach");
+    }
     try {
       WorkflowClient.start(experiment::run, input);
     } catch (io.temporal.client.WorkflowExecutionAlreadyStarted e) {
@@ -291,7 +295,6 @@ public final class SweepCommand implements Callable<Integer> {
       System.out.println("'attach " + id + "' follows it; 'describe " + id + "' shows where it is.");
       return 0;
     }
-    Interrupts.detachOnInterrupt(System.err, "sweep", "attach");
     ExperimentCommands.followAndReport(client, id, input.base(), csv, runsCsv, System.out);
     System.out.println(Links.where(connection, client.getWorkflowServiceStubs(), id));
     return 0;

@@ -139,7 +139,11 @@ public final class LocalStack implements AutoCloseable {
       File workerLog = logs.resolve("worker.log").toFile();
       System.out.println("Starting a worker (log: " + workerLog + ")");
       long workerFrom = workerLog.exists() ? workerLog.length() : 0;
-      Process worker = ChildProcesses.start("512m", workerLog, workerEnv, "worker");
+      Path ready = logs.resolve("worker.ready");
+      Files.deleteIfExists(ready);
+      Map<String, String> env = new java.util.HashMap<>(workerEnv);
+      env.put(io.durableagents.worker.WorkerSettings.READY_FILE, ready.toAbsolutePath().toString());
+      Process worker = ChildProcesses.start("512m", workerLog, env, "worker");
       stack.started.add(0, worker);
       // the run starts once the worker polls: else the run's watch says no worker polls while it starts
       io.temporal.serviceclient.WorkflowServiceStubs watch = io.temporal.serviceclient.WorkflowServiceStubs
@@ -149,7 +153,7 @@ public final class LocalStack implements AutoCloseable {
       try {
         String identity = workerEnv.get(io.durableagents.worker.WorkerSettings.WORKER_IDENTITY);
         outcome = WorkerStart.await(workerLog.toPath(), workerFrom, worker, WorkerStart.BOUND_MILLIS, System.out,
-            () -> WorkerStart.listedAsPoller(watch, connection.namespace(),
+            () -> Files.exists(ready) || WorkerStart.listedAsPoller(watch, connection.namespace(),
                 io.durableagents.workflows.TaskQueues.AGENTS, worker.pid(), identity));
       } finally {
         watch.shutdownNow();
