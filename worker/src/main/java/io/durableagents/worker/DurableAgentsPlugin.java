@@ -3,8 +3,6 @@ package io.durableagents.worker;
 import dev.langchain4j.model.chat.ChatModel;
 import io.durableagents.activities.checkpoint.CheckpointStore;
 import io.durableagents.activities.llm.LlmSettings;
-import io.durableagents.activities.llm.LlmSlotLimits;
-import io.durableagents.activities.llm.LlmSlotsScope;
 import io.durableagents.activities.payload.PayloadGuard;
 import io.durableagents.activities.scenario.ScenarioRegistration;
 import io.durableagents.activities.tools.ToolOptions;
@@ -170,10 +168,10 @@ public final class DurableAgentsPlugin extends SimplePlugin {
   }
 
   /** Builds a {@link DurableAgentsPlugin}; every setting has a default. */
-  public static final class Builder {
-    final PluginSettings settings = new PluginSettings();
-
-    private Builder() {}
+  public static final class Builder extends PluginTuning {
+    private Builder() {
+      super(new PluginSettings());
+    }
 
     /**
      * Takes every setting from the environment: model settings ({@code OPENAI_API_KEY}, ...) and
@@ -369,109 +367,6 @@ public final class DurableAgentsPlugin extends SimplePlugin {
     /** The names of the models registered so far with {@link #registerModel} (and {@code rules}). */
     public Set<String> modelNames() {
       return settings.registrations.modelNames();
-    }
-
-    /** Whether to use sticky execution (turn it off against the embedded test server). */
-    public Builder setStickyExecution(boolean stickyExecution) {
-      settings.stickyExecution = stickyExecution;
-      return this;
-    }
-
-    /**
-     * Whether LLM calls run on the workflows' own task queue, where a real Temporal server with eager
-     * activity execution hands them back with the workflow task that scheduled them ({@code false}:
-     * their own queue, {@link TaskQueues#LLM}; {@value WorkerSettings#EAGER_LLM_CALLS}). Unset, the
-     * default: eager unless {@link #setLlmCallsPerSecond} is set, whose rate across workers holds only
-     * on their own queue. {@code true} is refused together with a rate.
-     */
-    public Builder setEagerLlmCalls(boolean eagerLlmCalls) {
-      settings.eagerLlmCalls = eagerLlmCalls;
-      return this;
-    }
-
-    /** Pollers per task queue (default {@value WorkerSettings#DEFAULT_POLLERS}). */
-    public Builder setPollers(int pollers) {
-      if (pollers < 1) {
-        throw new IllegalArgumentException("pollers must be >= 1, was " + pollers);
-      }
-      settings.pollers = pollers;
-      return this;
-    }
-
-    /**
-     * How many workflow tasks one worker runs at once (default {@link
-     * WorkerSettings#defaultWorkflowTaskSlots()}; {@value WorkerSettings#WORKFLOW_TASK_SLOTS}).
-     */
-    public Builder setWorkflowTaskSlots(int slots) {
-      if (slots < 1) {
-        throw new IllegalArgumentException(WorkerSettings.WORKFLOW_TASK_SLOTS + " must be >= 1, was " + slots);
-      }
-      settings.workflowTaskSlots = slots;
-      return this;
-    }
-
-    /** How many LLM calls one worker runs at once (default {@value WorkerSettings#DEFAULT_LLM_CONCURRENCY}). */
-    public Builder setLlmConcurrency(int llmConcurrency) {
-      settings.llmConcurrency = llmConcurrency;
-      return this;
-    }
-
-    /** How many workflows one worker keeps cached (default {@value WorkerSettings#DEFAULT_WORKFLOW_CACHE}). */
-    public Builder setWorkflowCacheSize(int workflowCacheSize) {
-      settings.workflowCacheSize = workflowCacheSize;
-      return this;
-    }
-
-    /**
-     * How many workflow threads one worker may run (default {@value
-     * WorkerSettings#DEFAULT_WORKFLOW_THREADS}, and never fewer than the cache size; platform threads,
-     * below Java 21): a group step of chain-of-thought agents holds one, a group of ReAct or ReWOO
-     * agents one per agent and one more, and when they run out the SDK evicts cached workflows, which
-     * then replay their histories.
-     */
-    public Builder setWorkflowThreads(int workflowThreads) {
-      settings.workflowThreads = workflowThreads;
-      return this;
-    }
-
-    /**
-     * Whether workflow and activity threads are virtual (default: on JVM 21 and later; ignored below,
-     * where the SDK cannot use them).
-     */
-    public Builder setVirtualThreads(boolean virtualThreads) {
-      settings.virtualThreads = virtualThreads;
-      return this;
-    }
-
-    /**
-     * How many calls of each model this worker runs at once ({@value WorkerSettings#LLM_SLOTS}; default:
-     * no limit): set a local model server's slots, e.g. {@code LlmSlotLimits.parse("openai:smollm2=1")},
-     * and calls over them wait in the worker instead of in the server, with heartbeats, their wait counted
-     * against none of their time limits.
-     *
-     * <pre>{@code
-     * DurableAgentsPlugin.newBuilder().setLlmSlots(LlmSlotLimits.of(1).withModel("ollama:llama3.2", 4)).build();
-     * }</pre>
-     */
-    public Builder setLlmSlots(LlmSlotLimits llmSlots) {
-      settings.llmSlots = llmSlots == null ? LlmSlotLimits.none() : llmSlots;
-      return this;
-    }
-
-    /**
-     * Where a model's slots ({@code DURABLE_AGENTS_LLM_SLOTS}) are counted ({@value LlmSlotsScope#VARIABLE}):
-     * {@link LlmSlotsScope#WORKER}, the default, each worker on its own; {@link LlmSlotsScope#SHARED}, every
-     * worker of the Temporal namespace together, through one {@code ModelSlotsWorkflow} per capped model.
-     */
-    public Builder setLlmSlotsScope(LlmSlotsScope scope) {
-      settings.llmSlotsScope = java.util.Objects.requireNonNull(scope, "scope");
-      return this;
-    }
-
-    /** A cap on LLM calls per second across every worker of the LLM task queue; null for none. */
-    public Builder setLlmCallsPerSecond(Double llmCallsPerSecond) {
-      settings.llmCallsPerSecond = llmCallsPerSecond;
-      return this;
     }
 
     /**
