@@ -189,7 +189,7 @@ public final class ListCommand implements Callable<Integer> {
   }
 
   /** The runs of workflow type {@code workflowType}, newest first, at most {@code limit}. */
-  static List<WorkflowExecutionInfo> list(WorkflowServiceStubs service, String namespace, int limit,
+  public static List<WorkflowExecutionInfo> list(WorkflowServiceStubs service, String namespace, int limit,
       String workflowType) {
     List<WorkflowExecutionInfo> runs = new ArrayList<>();
     try {

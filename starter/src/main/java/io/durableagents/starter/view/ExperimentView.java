@@ -15,7 +15,6 @@ import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
-import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.api.common.v1.WorkflowExecution;
 import java.util.LinkedHashSet;
@@ -39,10 +38,8 @@ final class ExperimentView {
   /** The newest experiments, at most {@code limit}. */
   ArrayNode list(int limit) {
     ArrayNode rows = json.createArrayNode();
-    List<WorkflowExecutionInfo> found = client.getWorkflowServiceStubs().blockingStub().listWorkflowExecutions(
-        ListWorkflowExecutionsRequest.newBuilder().setNamespace(client.getOptions().getNamespace())
-            .setPageSize(limit).setQuery("WorkflowType = '" + ExperimentWorkflow.TYPE + "'").build())
-        .getExecutionsList();
+    List<WorkflowExecutionInfo> found = io.durableagents.starter.inspect.ListCommand.list(
+        client.getWorkflowServiceStubs(), client.getOptions().getNamespace(), limit, ExperimentWorkflow.TYPE);
     for (WorkflowExecutionInfo info : found) {
       ObjectNode row = rows.addObject();
       row.put("id", info.getExecution().getWorkflowId());
