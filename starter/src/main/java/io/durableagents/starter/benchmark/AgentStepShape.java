@@ -8,7 +8,9 @@ import io.temporal.common.WorkflowExecutionHistory;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What a finished simulation cost Temporal per agent step and per simulation step, read from its
@@ -33,10 +35,19 @@ import java.util.Set;
  * @param resultBytesPerAgentStep the mean bytes of an agent step's result (0 when not measured)
  * @param retriedTasks workflow task attempts that timed out or failed (each one is tried again, on a
  *     worker that replays the workflow's whole history)
+ * @param eventTypes the events by the workflow that wrote them ({@link #SIMULATION} or {@link #STEP}) and
+ *     their type, for {@link EventBreakdown}
  */
 record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns, long events, long workflowTasks,
     long activityTasks, long childWorkflows, long historyBytes, long simulationEvents, long simulationBytes,
-    TaskSize largestTask, double inputBytesPerAgentStep, double resultBytesPerAgentStep, long retriedTasks) {
+    TaskSize largestTask, double inputBytesPerAgentStep, double resultBytesPerAgentStep, long retriedTasks,
+    Map<EventBreakdown.Key, Long> eventTypes) {
+
+  /** The events' workflow in {@link #eventTypes}: the simulation's runs. */
+  static final String SIMULATION = "the simulation";
+
+  /** The events' workflow in {@link #eventTypes}: the agent (or group) step workflows it started. */
+  static final String STEP = "the agent step";
 
   /**
    * The commands one workflow task completion produced and the bytes of the events they became.
@@ -98,6 +109,19 @@ record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns
 
   /** Reads every history of simulation {@code workflowId} (its latest run first) that returned {@code result}. */
   static AgentStepShape of(WorkflowClient client, String workflowId, SimulationResult result) {
+    double in = result.agentStepBytes() == null ? 0 : result.agentStepBytes().inputPerAgentStep();
+    double out = result.agentStepBytes() == null ? 0 : result.agentStepBytes().resultPerAgentStep();
+    return of(client, workflowId, result.agentSteps(), result.steps(), in, out);
+  }
+
+  /**
+   * Reads every history of the workflow {@code workflowId} that made {@code agentSteps} agent steps in
+   * {@code simulationSteps} steps by starting a child workflow per agent (or group) step: a simulation of
+   * ours or the yardstick's.
+   */
+  static AgentStepShape of(WorkflowClient client, String workflowId, long agentSteps, long simulationSteps,
+      double in, double out) {
+    Map<EventBreakdown.Key, Long> types = new TreeMap<>();
     long runs = 0;
     long events = 0;
     long workflowTasks = 0;
@@ -118,6 +142,7 @@ record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns
       largest = largest.max(largestTask(run.getEvents()));
       for (HistoryEvent e : run.getEvents()) {
         retried += retried(e);
+        types.merge(new EventBreakdown.Key(SIMULATION, e.getEventType()), 1L, Long::sum);
         if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
           workflowTasks++;
         } else if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
@@ -131,6 +156,7 @@ record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns
           largest = largest.max(largestTask(child.getEvents()));
           for (HistoryEvent c : child.getEvents()) {
             retried += retried(c);
+            types.merge(new EventBreakdown.Key(STEP, c.getEventType()), 1L, Long::sum);
             if (c.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
               workflowTasks++;
             } else if (c.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
@@ -143,10 +169,8 @@ record AgentStepShape(long agentSteps, long simulationSteps, long simulationRuns
           .getContinuedExecutionRunId();
       run = previous.isEmpty() ? null : client.fetchHistory(workflowId, previous);
     }
-    double in = result.agentStepBytes() == null ? 0 : result.agentStepBytes().inputPerAgentStep();
-    double out = result.agentStepBytes() == null ? 0 : result.agentStepBytes().resultPerAgentStep();
-    return new AgentStepShape(result.agentSteps(), result.steps(), runs, events, workflowTasks, activityTasks,
-        children, bytes, simulationEvents, simulationBytes, largest, in, out, retried);
+    return new AgentStepShape(agentSteps, simulationSteps, runs, events, workflowTasks, activityTasks,
+        children, bytes, simulationEvents, simulationBytes, largest, in, out, retried, types);
   }
 
   /** 1 for a workflow task attempt that timed out or failed, else 0. */

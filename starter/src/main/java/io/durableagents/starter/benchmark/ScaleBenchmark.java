@@ -82,6 +82,7 @@ final class ScaleBenchmark {
     Map<String, String> stuck = new LinkedHashMap<>();
     Map<String, List<Double>> databaseBytes = new LinkedHashMap<>();
     List<String> yardstickLines = new ArrayList<>();
+    Map<String, AgentStepShape> yardstickShapes = new LinkedHashMap<>();
     for (int round = 0; round < bench.repeat; round++) {
       for (ScaleWorker configuration : configurations) {
        for (BenchmarkServer.Kind kind : bench.serverKinds) {
@@ -166,6 +167,13 @@ final class ScaleBenchmark {
             // at the smallest agent count only: on the real server it takes minutes (bounded by --time-limit)
             yardstickLines.add(Yardstick.run(bench.yardstick, bench.logs, kind, bench.port, bench.agents.get(0), bench.steps, round,
                 bench.timeLimitMinutes == null ? 20 : bench.timeLimitMinutes));
+            String yardstickId = yardstickShapes.containsKey(kind.label) ? null
+                : EventBreakdown.yardstickWorkflowId(bench.client);
+            if (yardstickId != null) {
+              // its events, read like ours: the same in every round, read once
+              yardstickShapes.put(kind.label, AgentStepShape.of(bench.client, yardstickId,
+                  (long) bench.agents.get(0) * bench.steps, bench.steps, 0, 0));
+            }
           }
         } finally {
           if (stack != null) {
@@ -215,6 +223,7 @@ final class ScaleBenchmark {
       bench.table("| round | server | agents | steps | agent steps/s | wall (s) |",
           "| ---: | --- | ---: | ---: | ---: | ---: |", yardstickLines);
     }
+    eventBreakdowns(configurations.get(0), shapes, yardstickShapes);
     shapeTable("What each configuration's simulation cost Temporal per agent step, read from its histories "
         + "after the run (every workflow of the simulation: its runs and the agent or group step workflows it "
         + "started), and the bytes of an agent step's input and result (`agentStepBytes` in its result).",
@@ -225,6 +234,35 @@ final class ScaleBenchmark {
         + "the workflow task attempts that timed out or failed (each is tried again by a worker that replays the "
         + "workflow's history).",
         AgentStepShape.STEP_HEADER, " ---: | ---: | ---: | ---: | --- | ---: |", rowStart, shapes, AgentStepShape::stepCells);
+  }
+
+  /**
+   * For each server the yardstick ran on, the events per agent step of a workflow per agent step (the first
+   * configuration, the smallest agent count, L = 0 if measured) beside the yardstick's, by type.
+   */
+  private void eventBreakdowns(ScaleWorker first, Map<String, AgentStepShape> shapes,
+      Map<String, AgentStepShape> yardstickShapes) {
+    for (Map.Entry<String, AgentStepShape> yardstick : yardstickShapes.entrySet()) {
+      AgentStepShape ours = null;
+      for (Map.Entry<String, AgentStepShape> e : shapes.entrySet()) {
+        String[] key = e.getKey().split("\\|");
+        if (key[0].equals(yardstick.getKey()) && key[1].equals(first.toString())
+            && key[3].equals(bench.agents.get(0).toString()) && key[4].equals("1")
+            && (ours == null || key[2].equals("0"))) {
+          ours = e.getValue();
+        }
+      }
+      if (ours == null) {
+        continue;
+      }
+      bench.paragraph("Events per agent step on the " + yardstick.getKey() + ", by the workflow that wrote them and "
+          + "their type: a workflow per agent step (" + bench.agents.get(0) + " agents x " + bench.steps + " steps) "
+          + "beside the yardstick's run of the same size, read from both runs' histories (the simulation's runs "
+          + "and every child workflow). The simulation's rows are its share per agent step: the child's start, "
+          + "its start and its end written into the parent, and the parent's workflow tasks that those wake.");
+      List<String> table = EventBreakdown.table(ours, yardstick.getValue());
+      bench.table(table.get(0), table.get(1), table.subList(2, table.size()));
+    }
   }
 
   /** A table of what each configuration's histories say: its text, then a row per configuration. */
