@@ -47,11 +47,11 @@ import picocli.CommandLine.Option;
         + "cost per agent step, and print Markdown tables (see BENCHMARKS.md).")
 public final class BenchmarkCommand implements Callable<Integer> {
   static final List<String> PARTS =
-      List.of("overhead", "parallel", "scale", "recovery", "history", "cost", "fork", "experiment");
+      List.of("overhead", "parallel", "scale", "recovery", "history", "cost", "fork", "experiment", "profile");
 
   @Option(names = "--parts", split = ",", description = "Which parts to run (default: all of "
       + "overhead, parallel, scale, recovery, history, cost, fork).")
-  List<String> parts = PARTS;
+  List<String> parts = PARTS.stream().filter(p -> !p.equals("profile")).toList(); // profile: only when asked
 
   @Option(names = "--agents", split = ",", description = "Agent counts of the scale part (default: 50,200,500).")
   List<Integer> agents = List.of(50, 200, 500);
@@ -142,6 +142,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
       description = "Runs at once in the experiment part (default: all of them, as one simulation runs every agent).")
   Integer experimentConcurrency;
 
+  @picocli.CommandLine.Mixin
+  ProfileOptions profile = new ProfileOptions();
+
   @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
   boolean quick;
 
@@ -231,6 +234,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
       }
       if (parts.contains("experiment")) {
         new ExperimentBenchmark(this).run();
+      }
+      if (parts.contains("profile")) {
+        new ProfileBenchmark(this).run();
       }
     } finally {
       service.shutdownNow();

@@ -85,9 +85,12 @@ final class BenchmarkServer {
   private final Path cli;
   private final Path database;
   private final Path log;
+  private final Map<String, String> env;
   private Process process;
 
-  private BenchmarkServer(Kind kind, int port, String heap, Path cli, Path database, Path log) {
+  private BenchmarkServer(Kind kind, int port, String heap, Path cli, Path database, Path log,
+      Map<String, String> env) {
+    this.env = Map.copyOf(env);
     this.kind = kind;
     this.port = port;
     this.heap = heap;
@@ -101,6 +104,14 @@ final class BenchmarkServer {
    * {@code logs}, with the dev-server JVM's heap small (the CLI keeps the runs), the UI on another free port.
    */
   static BenchmarkServer start(Kind kind, String heap, Path logs, Path cli) throws Exception {
+    return start(kind, heap, logs, cli, Map.of());
+  }
+
+  /**
+   * As {@link #start(Kind, String, Path, Path)}, with {@code env} added to the environment of the {@code
+   * dev-server} JVM (e.g. {@code DURABLE_AGENTS_CHILD_JVM_OPTIONS}: a JFR recording of the in-memory server).
+   */
+  static BenchmarkServer start(Kind kind, String heap, Path logs, Path cli, Map<String, String> env) throws Exception {
     int port = freePort();
     Path database = null;
     if (kind == Kind.DEV_SERVER) {
@@ -111,7 +122,7 @@ final class BenchmarkServer {
       Files.deleteIfExists(Path.of(database + "-shm"));
     }
     BenchmarkServer s = new BenchmarkServer(kind, port, heap, cli, database,
-        logs.resolve(kind.label + "-" + port + ".log"));
+        logs.resolve(kind.label + "-" + port + ".log"), env);
     s.launch();
     return s;
   }
@@ -124,14 +135,14 @@ final class BenchmarkServer {
   private void launch() throws Exception {
     long from = Files.exists(log) ? Files.size(log) : 0;
     if (kind == Kind.IN_MEMORY) {
-      process = ChildProcesses.start(heap, log.toFile(), Map.of(), "dev-server", "--in-memory", "--port",
+      process = ChildProcesses.start(heap, log.toFile(), env, "dev-server", "--in-memory", "--port",
           Integer.toString(port));
       if (!ChildProcesses.awaitListening("127.0.0.1", port, process, 60_000)) {
         throw new IllegalStateException("the embedded Temporal did not start; see " + log);
       }
       return;
     }
-    process = ChildProcesses.start("256m", log.toFile(), Map.of(), "dev-server", "--port", Integer.toString(port),
+    process = ChildProcesses.start("256m", log.toFile(), env, "dev-server", "--port", Integer.toString(port),
         "--ui-port", Integer.toString(freePort()), "--db-file", database.toString(), "--temporal-cli",
         cli.toString());
     List<String> said = LocalStack.awaitAnnouncement(log, from, process, 120_000);
