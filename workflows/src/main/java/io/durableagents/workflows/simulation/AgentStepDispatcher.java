@@ -106,9 +106,14 @@ final class AgentStepDispatcher {
     boolean budgeted = StepWindow.budgeted();
     int windowCap = StepWindow.cap(input.maxConcurrentAgents(), budgeted);
     TaskBudget budget = new TaskBudget();
+    EventsInFlight events = budgeted && EventsInFlight.bounded() ? new EventsInFlight() : null;
     for (Map.Entry<String, AgentStepInput> e : inputs.entrySet()) {
       if (window.size() >= windowCap) {
         StepWindow.awaitAny(window, budget, budgeted);
+        window.removeIf(Promise::isCompleted);
+      }
+      if (events != null && events.awaitRoom()) {
+        budget.newTask();
         window.removeIf(Promise::isCompleted);
       }
       String agentId = e.getKey();
@@ -124,12 +129,15 @@ final class AgentStepDispatcher {
       ChildWorkflowOptions options = childOptions(input,
           simulationId + "/agent-" + agentId + "/step-" + current,
           agentId + " (" + e.getValue().role() + "), step " + current,
-          e.getValue().options(), current);
+          e.getValue().options(), current, events != null);
       Promise<AgentStepResult> p;
       if (payload != null) {
         ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentStepWorkflow.TYPE, options);
         p = child.executeAsync(AgentStepResult.class, payload);
         budget.started(size, child.getExecution());
+        if (events != null) {
+          events.child(child.getExecution(), p);
+        }
       } else {
         AgentStepWorkflow child = Workflow.newChildWorkflowStub(AgentStepWorkflow.class, options);
         p = Async.function(child::step, e.getValue());
@@ -203,6 +211,7 @@ final class AgentStepDispatcher {
     }
     int windowCap = input.maxConcurrentAgents();
     TaskBudget budget = new TaskBudget();
+    EventsInFlight events = budgeted && EventsInFlight.bounded() ? new EventsInFlight() : null;
     List<Promise<List<AgentStepResult>>> running = new ArrayList<>();
     List<Promise<List<AgentStepResult>>> window = new ArrayList<>();
     int inWindow = 0;
@@ -218,6 +227,9 @@ final class AgentStepDispatcher {
         }
         window.removeIf(Promise::isCompleted);
       }
+      if (events != null && events.awaitRoom()) {
+        budget.newTask();
+      }
       RawValue payload = null;
       if (budgeted) {
         budget.beforeStart(groupSizes.get(g), window);
@@ -232,12 +244,15 @@ final class AgentStepDispatcher {
       ChildWorkflowOptions options = childOptions(input,
           simulationId + "/step-" + current + "/group-" + (g + 1),
           agents + " (" + group.size() + " " + first.role() + "s), step " + current,
-          first.options(), current);
+          first.options(), current, events != null);
       Promise<List<AgentStepResult>> p;
       if (payload != null) {
         ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentGroupStepWorkflow.TYPE, options);
         p = child.executeAsync(listOfResults(), GROUP_RESULTS, payload);
         budget.started(groupSizes.get(g), child.getExecution());
+        if (events != null) {
+          events.child(child.getExecution(), p);
+        }
       } else {
         AgentGroupStepWorkflow child = Workflow.newChildWorkflowStub(AgentGroupStepWorkflow.class, options);
         p = Async.function(child::steps, new AgentGroupStepInput(group));
@@ -291,10 +306,17 @@ final class AgentStepDispatcher {
     return size;
   }
 
+  /**
+   * The options of an agent (or group) step's workflow; {@code behindTheSimulation}: its tasks (and its
+   * calls') have a lower priority than the simulation's own ({@link EventsInFlight#CHILD_PRIORITY}).
+   */
   private static ChildWorkflowOptions childOptions(SimulationInput input,
-      String workflowId, String summary, AgentOptions agentOptions, int current) {
+      String workflowId, String summary, AgentOptions agentOptions, int current, boolean behindTheSimulation) {
     ChildWorkflowOptions.Builder options =
         ChildWorkflowOptions.newBuilder().setWorkflowId(workflowId).setStaticSummary(summary);
+    if (behindTheSimulation) {
+      options.setPriority(EventsInFlight.CHILD_PRIORITY);
+    }
     if (input.searchAttributes()) {
       options.setTypedSearchAttributes(io.temporal.common.SearchAttributes.newBuilder()
           .set(SearchAttributes.SCENARIO, input.scenario())

@@ -32,6 +32,7 @@ final class MemoryUpdates {
     boolean budgeted = StepWindow.budgeted();
     int windowCap = StepWindow.cap(input.maxConcurrentAgents(), budgeted);
     TaskBudget budget = new TaskBudget();
+    EventsInFlight events = budgeted && EventsInFlight.bounded() ? new EventsInFlight() : null;
     for (String id : state.world.agentIds()) {
       List<MemoryEntry> added = remembered.get(id);
       if (added == null) {
@@ -39,6 +40,10 @@ final class MemoryUpdates {
       }
       if (window.size() >= windowCap) {
         StepWindow.awaitAny(window, budget, budgeted);
+        window.removeIf(Promise::isCompleted);
+      }
+      if (events != null && events.awaitRoom()) {
+        budget.newTask();
         window.removeIf(Promise::isCompleted);
       }
       long size = 0;
@@ -50,6 +55,9 @@ final class MemoryUpdates {
       String model = input.optionsFor(state.world.roleOf(id)).model();
       Promise<MemoryKeeper.Update> p = keeper.remember(model, state.memories.get(id), added, current);
       budget.started(size, null);
+      if (events != null) {
+        events.activity(p);
+      }
       running.put(id, p);
       window.add(p);
     }
