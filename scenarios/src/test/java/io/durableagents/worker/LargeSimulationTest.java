@@ -51,8 +51,13 @@ class LargeSimulationTest {
         .run(in);
   }
 
+  /**
+   * 2,000 agents: more starts than one task may send (500) and more children than may be pending at
+   * once (1,000), with inputs past the task's bytes in groups of 100. A run of 1,000 agents passes no
+   * limit that this one does not, and the run's cost grows faster than its agents.
+   */
   @ParameterizedTest(name = "{0} agents")
-  @ValueSource(ints = {1000, 2000})
+  @ValueSource(ints = {2000})
   void everyAgentAtOnceStaysWithinTheTaskBudgetAndGivesTheDefaultRun(int agents) {
     int cops = agents / 5;
     EpsteinParameters world = new EpsteinParameters(60, 60, agents - cops, cops, 5, 0.5, 0.1, 2.3, 30);

@@ -17,6 +17,7 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerOptions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * than the limit plus the one documented burst (a call held up on its way, such as a fresh client's
  * first, or on a loaded machine), and the calls' overall rate stays within the limit.
  */
+@Tag("alone") // measures time: it runs after the module's other classes, in a JVM of its own (pom.xml)
 class LlmRateLimitTest {
   private static final double LIMIT = 2.0;
   private static final int CALLS_MEASURED = 30;

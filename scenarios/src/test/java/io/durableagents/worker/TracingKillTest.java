@@ -38,7 +38,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Traces across a {@code kill -9}: a simulation (3 steps of 4 agents, one agent step at a time, each
+ * Traces across a {@code kill -9}: a simulation (3 steps of 2 agents, one agent step at a time, each
  * LLM call 800 ms) runs on a worker process that traces into a file as each span ends ({@link
  * TracingWorkerMain}). In step 2, after an agent's first LLM call and during its second, the worker is
  * killed; a second worker (no sticky queue: it replays the simulation's whole history at every task)
@@ -159,7 +159,8 @@ class TracingKillTest {
     SimulationWorkflow simulation = client.newWorkflowStub(SimulationWorkflow.class,
         WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(ID).build());
     WorkflowClient.start(simulation::run, new SimulationInput("epstein", 3, 5,
-        EpsteinParameters.DEFAULTS.withAgents(3, 1), AgentOptions.defaults(), null, 1));
+        // a citizen and a cop: each of their steps makes two LLM calls of 800 ms, which is all the kill needs
+        EpsteinParameters.DEFAULTS.withAgents(1, 1), AgentOptions.defaults(), null, 1));
     await("an agent's second LLM call in step 2", first, journal, TracingKillTest::secondCallOfAStep2AgentRunning);
     first.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no flush
     String firstPid = Long.toString(first.pid());
