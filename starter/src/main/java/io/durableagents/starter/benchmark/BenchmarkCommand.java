@@ -47,10 +47,10 @@ import picocli.CommandLine.Option;
         + "cost per agent step, and print Markdown tables (see BENCHMARKS.md).")
 public final class BenchmarkCommand implements Callable<Integer> {
   static final List<String> PARTS =
-      List.of("overhead", "parallel", "scale", "recovery", "history", "cost", "fork", "experiment");
+      List.of("overhead", "parallel", "scale", "recovery", "history", "cost", "fork", "experiment", "cold-start");
 
   @Option(names = "--parts", split = ",", description = "Which parts to run (default: all of "
-      + "overhead, parallel, scale, recovery, history, cost, fork).")
+      + "overhead, parallel, scale, recovery, history, cost, fork, experiment, cold-start).")
   List<String> parts = PARTS;
 
   @Option(names = "--agents", split = ",", description = "Agent counts of the scale part (default: 50,200,500).")
@@ -142,6 +142,15 @@ public final class BenchmarkCommand implements Callable<Integer> {
       description = "Runs at once in the experiment part (default: all of them, as one simulation runs every agent).")
   Integer experimentConcurrency;
 
+  @Option(names = "--cold-start-rounds", defaultValue = "5", paramLabel = "N",
+      description = "Rounds of the cold-start part: each runs demo once per variant, taking turns (default: "
+          + "${DEFAULT-VALUE}; --quick 2).")
+  int coldStartRounds;
+
+  @Option(names = "--cold-start-baseline", paramLabel = "JAR",
+      description = "An earlier build's shaded jar whose demo the cold-start part runs too, taking turns (before/after).")
+  Path coldStartBaseline;
+
   @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
   boolean quick;
 
@@ -153,7 +162,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
   int port;
   BenchmarkServer server;
   List<BenchmarkServer.Kind> serverKinds = List.of(BenchmarkServer.Kind.IN_MEMORY);
-  private Path temporalCli;
+  Path temporalCli;
   WorkflowServiceStubs service;
   WorkflowClient client;
 
@@ -182,6 +191,15 @@ public final class BenchmarkCommand implements Callable<Integer> {
       latencies = List.of(0, 100);
       steps = 5;
       warmupAgentSteps = Math.min(warmupAgentSteps, 500);
+      coldStartRounds = Math.min(coldStartRounds, 2);
+    }
+    if (coldStartRounds < 1) {
+      System.err.println("benchmark: --cold-start-rounds must be >= 1, was " + coldStartRounds);
+      return 2;
+    }
+    if (coldStartBaseline != null && !Files.isRegularFile(coldStartBaseline)) {
+      System.err.println("benchmark: --cold-start-baseline must be a jar file, was '" + coldStartBaseline + "'");
+      return 2;
     }
     if (warmupAgentSteps < 0) {
       System.err.println("benchmark: --warmup-agent-steps must be >= 0, was " + warmupAgentSteps);
@@ -195,7 +213,11 @@ public final class BenchmarkCommand implements Callable<Integer> {
       System.err.println("benchmark: " + e.getMessage());
       return 2;
     }
-    startServer();
+    // the cold-start part starts its own (each demo does): no server idles beside it
+    boolean needsServer = parts.stream().anyMatch(p -> !p.equals("cold-start"));
+    if (needsServer) {
+      startServer();
+    }
     try {
       line("# Durable Agents benchmarks");
       line("");
@@ -208,6 +230,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
           + MachineReadings.loadAverage() + ".");
       line("Command: `java -jar starter/target/durable-agents.jar benchmark"
           + (quick ? " --quick" : "") + (parts.equals(PARTS) ? "" : " --parts " + String.join(",", parts))
+          + (parts.contains("cold-start") ? " --cold-start-rounds " + coldStartRounds
+              + (coldStartBaseline == null ? "" : " --cold-start-baseline " + coldStartBaseline) : "")
           + " --servers " + serverKinds.stream().map(k -> k.label).collect(java.util.stream.Collectors.joining(","))
           + "`");
       line("");
@@ -232,9 +256,14 @@ public final class BenchmarkCommand implements Callable<Integer> {
       if (parts.contains("experiment")) {
         new ExperimentBenchmark(this).run();
       }
+      if (parts.contains("cold-start")) {
+        new ColdStartBenchmark(this).run();
+      }
     } finally {
-      service.shutdownNow();
-      server.stop();
+      if (needsServer) {
+        service.shutdownNow();
+        server.stop();
+      }
     }
     if (out != null) {
       Files.writeString(out, report.toString());
