@@ -1,5 +1,6 @@
 package io.durableagents.starter.local;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A class-data sharing archive (AppCDS) for a child JVM that {@code demo} and {@code agent} start (the
@@ -24,16 +26,17 @@ import java.util.Map;
  * every later start instead of being read from the jar, parsed and verified again. Made on the first
  * run, used from the second on.
  *
- * <p>On JDK 19 and later the JVM does it itself ({@code -XX:+AutoCreateSharedArchive}: it makes the
- * archive at exit when the file is missing or does not fit, and maps it otherwise). On JDK 17 and 18 the
- * first run dumps at exit into a file of its own ({@code -XX:ArchiveClassesAtExit}), which {@link
- * #settle} moves into place once the child exited normally; later runs map it ({@code
- * -XX:SharedArchiveFile}). The archive's name holds a digest of the java executable's JDK, the child's
- * classpath (each jar's path, size and time) and the command, so that a rebuilt jar or another JDK gets
- * an archive of its own rather than one the JVM would refuse; an older archive of the same command is
- * deleted when a new one is made. A missing, stale or broken archive never stops a start: the JVM
- * ignores one it cannot map ({@code -Xshare:auto}, its default), and what it would say about it is
- * silenced ({@code -Xlog:cds*=off}: the child's log is not the place for it).
+ * <p>The first run dumps the archive at exit into a file of its own ({@code -XX:ArchiveClassesAtExit});
+ * {@link #settle}, once the child exited normally, tries it in a throwaway JVM ({@code -version} with it)
+ * and only then moves it into place, with a note of its size and time beside it ({@code .ok}); later runs
+ * map it ({@code -XX:SharedArchiveFile}) when the note still fits the file. The trial matters: JDK 17
+ * crashes at start-up (SIGBUS) on an archive that was cut short, where it ignores one that does not fit.
+ * (JDK 19's {@code -XX:+AutoCreateSharedArchive} is not used: it maps whatever file is there, and warns
+ * on the terminal when it cannot.) The archive's name holds a digest of the java executable's JDK, the
+ * child's classpath (each jar's path, size and time) and the command, so that a rebuilt jar or another JDK
+ * gets an archive of its own rather than one the JVM would refuse; an older archive of the same command is
+ * deleted when a new one is made. A missing, stale or broken archive never stops a start, and what the
+ * JVM would say about one is silenced ({@code -Xlog:cds*=off}: the child's log is not the place for it).
  *
  * <p>Only a classpath of jars can be archived (the shaded jar {@code java -jar} runs): a classpath with
  * directories (Maven's, under tests) gets no archive. {@value #VARIABLE}{@code =off} turns it off.
@@ -57,18 +60,22 @@ public final class ClassDataArchive {
 
   private final Path archive;
   private final Path dump;
+  private final String java;
+  private final String classpath;
   private final List<String> options;
   private boolean settled;
 
-  private ClassDataArchive(Path archive, Path dump, List<String> options) {
+  private ClassDataArchive(Path archive, Path dump, String java, String classpath, List<String> options) {
     this.archive = archive;
     this.dump = dump;
+    this.java = java;
+    this.classpath = classpath;
     this.options = List.copyOf(options);
   }
 
   /** No archive: no options, nothing to settle. */
   static ClassDataArchive none() {
-    return new ClassDataArchive(null, null, List.of());
+    return new ClassDataArchive(null, null, null, null, List.of());
   }
 
   /**
@@ -117,21 +124,13 @@ public final class ClassDataArchive {
     }
     String name = command.replaceAll("[^A-Za-z0-9-]", "_");
     Path archive = directory.resolve(name + "-" + key + ".jsa");
-    if (javaFeature >= 19) {
-      if (!Files.exists(archive)) {
-        removeOthers(directory, name, archive);
-      }
-      // the JVM maps it when it fits, else makes it anew at exit
-      return new ClassDataArchive(archive, null, List.of("-XX:+AutoCreateSharedArchive",
-          "-XX:SharedArchiveFile=" + archive, SILENT));
-    }
     if (usable(archive)) {
-      return new ClassDataArchive(archive, null, List.of("-XX:SharedArchiveFile=" + archive, SILENT));
+      return new ClassDataArchive(archive, null, java, classpath, List.of("-XX:SharedArchiveFile=" + archive, SILENT));
     }
     removeOthers(directory, name, archive);
     Path dump = directory.resolve(name + "-" + key + "." + ProcessHandle.current().pid() + "-"
         + Long.toHexString(System.nanoTime()) + ".dump");
-    return new ClassDataArchive(archive, dump, List.of("-XX:ArchiveClassesAtExit=" + dump, SILENT));
+    return new ClassDataArchive(archive, dump, java, classpath, List.of("-XX:ArchiveClassesAtExit=" + dump, SILENT));
   }
 
   /** The JVM options of the child. */
@@ -144,15 +143,16 @@ public final class ClassDataArchive {
     return archive;
   }
 
-  /** Whether this start makes the archive rather than maps it (JDK 17, 18: the first run). */
+  /** Whether this start makes the archive (its first run, which writes it at exit) rather than maps it. */
   public boolean makes() {
     return dump != null;
   }
 
   /**
-   * Once {@code child} has exited: moves the archive its first run dumped into place (JDK 17, 18), when
-   * it exited by itself or on SIGTERM (a JVM killed while it dumped leaves a part), else deletes the dump;
-   * nothing otherwise. Idempotent; never fails.
+   * Once {@code child} has exited: moves the archive its first run dumped into place, when it exited by
+   * itself or on SIGTERM (a JVM killed while it dumped leaves a part) and a throwaway JVM starts with it,
+   * and notes its size and time beside it; else deletes the dump. Nothing when this start mapped one.
+   * Idempotent; never fails.
    */
   public synchronized void settle(Process child) {
     if (dump == null || settled || child.isAlive()) {
@@ -160,21 +160,48 @@ public final class ClassDataArchive {
     }
     settled = true;
     int code = child.exitValue();
-    // 128 + 9: SIGKILL (a forced stop), during which a dump may have been cut short
-    boolean whole = code != 137 && code != 134 && usable(dump);
+    // 128 + 9: SIGKILL (a forced stop), during which a dump may have been cut short; 134: a crash
     try {
-      if (whole) {
+      if (code != 137 && code != 134 && magic(dump) && starts(java, classpath, dump)) {
         Files.move(dump, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.writeString(note(archive), fingerprint(archive));
       } else {
         Files.deleteIfExists(dump);
       }
     } catch (IOException | RuntimeException e) {
       try {
         Files.deleteIfExists(dump);
+        Files.deleteIfExists(note(archive));
       } catch (IOException ignored) {
         // the next first run deletes it (ABANDONED)
       }
     }
+  }
+
+  /** Whether a JVM on {@code classpath} starts with {@code archive} mapped (or ignored), rather than crashing. */
+  static boolean starts(String java, String classpath, Path archive) {
+    try {
+      Process p = new ProcessBuilder(java, "-Xshare:auto", "-XX:SharedArchiveFile=" + archive, SILENT, "-cp", classpath,
+          "-version").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return false;
+      }
+      return p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static Path note(Path archive) {
+    return archive.resolveSibling(archive.getFileName() + ".ok");
+  }
+
+  private static String fingerprint(Path file) throws IOException {
+    return Files.size(file) + " " + Files.getLastModifiedTime(file).toMillis() + "\n";
   }
 
   /** Once {@code child} has exited: drops what its first run dumped (a child that failed early loaded too few classes). */
@@ -190,8 +217,17 @@ public final class ClassDataArchive {
     }
   }
 
-  /** Whether {@code file} is a dynamic archive (its magic), not empty and not something else. */
+  /** Whether {@code file} is an archive a trial start took, unchanged since (its note fits it). */
   static boolean usable(Path file) {
+    try {
+      return magic(file) && Files.readString(note(file)).equals(fingerprint(file));
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Whether {@code file} begins as a dynamic archive does (its magic). */
+  static boolean magic(Path file) {
     try (InputStream in = Files.newInputStream(file)) {
       byte[] head = in.readNBytes(4);
       return head.length == 4 && ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).getInt() == DYNAMIC_MAGIC;
@@ -215,7 +251,7 @@ public final class ClassDataArchive {
       if (modules != null && Files.isRegularFile(modules)) {
         what.append(Files.size(modules)).append(' ').append(Files.getLastModifiedTime(modules).toMillis()).append('\n');
       }
-      for (String entry : classpath.split(java.io.File.pathSeparator)) {
+      for (String entry : classpath.split(File.pathSeparator)) {
         if (entry.isEmpty()) {
           continue;
         }
@@ -240,10 +276,10 @@ public final class ClassDataArchive {
       Instant abandoned = Instant.now().minus(ABANDONED);
       for (Path f : files) {
         String n = f.getFileName().toString();
-        if (f.equals(keep)) {
+        if (f.equals(keep) || f.equals(note(keep))) {
           continue;
         }
-        if (n.endsWith(".jsa") || (n.endsWith(".dump")
+        if (n.endsWith(".jsa") || n.endsWith(".jsa.ok") || (n.endsWith(".dump")
             && Files.getLastModifiedTime(f).toInstant().isBefore(abandoned))) {
           old.add(f);
         }

@@ -33,6 +33,8 @@ public final class LocalStack implements AutoCloseable {
   /** How long the dev-server process has to stop its Temporal (which gets 30 s to close its database). */
   static final long SERVER_GRACE_SECONDS = 45;
 
+  /** How much longer a child has to stop when it writes its class-data archive at exit (its first run, JDK 17). */
+  static final long ARCHIVE_GRACE_SECONDS = 90;
   /** How long a worker started beside its Temporal waits for it ({@code worker --wait-for-temporal}). */
   static final long WORKER_WAITS_FOR_SERVER_SECONDS = 300;
 
@@ -339,7 +341,11 @@ public final class LocalStack implements AutoCloseable {
     try {
       for (Process p : List.copyOf(started)) {
         p.destroy();
-        if (!p.waitFor(p == server ? SERVER_GRACE_SECONDS : WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
+        ClassDataArchive archive = archives.get(p);
+        // a first run writes its class-data archive at exit (seconds; a minute on a loaded machine)
+        long grace = (p == server ? SERVER_GRACE_SECONDS : WORKER_GRACE_SECONDS)
+            + (archive != null && archive.makes() ? ARCHIVE_GRACE_SECONDS : 0);
+        if (!p.waitFor(grace, TimeUnit.SECONDS)) {
           p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
         started.remove(p);

@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.starter.CommandFailure;
 import io.durableagents.starter.Failures;
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,7 +26,6 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,70 +66,85 @@ class ClassDataArchiveTest {
     env.put(ClassDataArchive.VARIABLE, "off");
     assertEquals(List.of(), ClassDataArchive.forChild(env, java, 17, jar.toString(), "hello").jvmOptions());
     env.remove(ClassDataArchive.VARIABLE);
-    String withDirectory = jar + java.io.File.pathSeparator + dir;
+    String withDirectory = jar + File.pathSeparator + dir;
     assertEquals(List.of(), ClassDataArchive.forChild(env, java, 17, withDirectory, "hello").jvmOptions());
     assertNull(ClassDataArchive.key(java, withDirectory, "hello"));
   }
 
   @Test
-  void onJdk17TheFirstRunMakesItTheSecondMapsItAndAnotherJarGetsItsOwn() throws Exception {
-    Path jar = helloJar();
-    String java = ChildProcesses.javaBinary();
-    int feature = Runtime.version().feature();
-    Assumptions.assumeTrue(feature < 19, "the test JVM is JDK " + feature + " (the JDK 17 path)");
-    Path archives = dir.resolve("class-data");
+  void theFirstRunMakesItTheSecondMapsItAndAnotherJarGetsItsOwn() throws Exception {
+    for (String java : javas()) {
+      Path jar = helloJar();
+      Path archives = dir.resolve("class-data-" + feature(java));
 
-    ClassDataArchive first = ClassDataArchive.in(archives, java, feature, jar.toString(), "hello");
-    assertTrue(first.makes(), first.jvmOptions().toString());
-    Run made = run(java, first, jar);
-    assertEquals("hello", made.out(), "nothing said about the archive: " + made.out());
-    assertFalse(Files.exists(first.file()), "not in place before the run is settled");
-    first.settle(made.process());
-    assertTrue(ClassDataArchive.usable(first.file()), "the first run's archive is in place");
-    assertEquals(List.of(first.file().getFileName().toString()), names(archives), "the dump was moved, not copied");
+      ClassDataArchive first = ClassDataArchive.in(archives, java, feature(java), jar.toString(), "hello");
+      assertTrue(first.makes(), first.jvmOptions().toString());
+      Run made = run(java, first, jar);
+      assertEquals("hello", made.out(), "nothing said about the archive: " + made.out());
+      assertFalse(Files.exists(first.file()), "not in place before the run is settled");
+      first.settle(made.process());
+      assertTrue(ClassDataArchive.usable(first.file()), "the first run's archive is in place");
+      assertEquals(List.of(first.file().getFileName().toString(), first.file().getFileName() + ".ok"),
+          names(archives), "the dump was moved, not copied, and its note is beside it");
 
-    ClassDataArchive second = ClassDataArchive.in(archives, java, feature, jar.toString(), "hello");
-    assertFalse(second.makes());
-    assertEquals(first.file(), second.file());
-    assertTrue(loadedFromArchive(java, second, jar), "the second run maps the classes from the archive");
+      ClassDataArchive second = ClassDataArchive.in(archives, java, feature(java), jar.toString(), "hello");
+      assertFalse(second.makes());
+      assertEquals(first.file(), second.file());
+      assertTrue(loadedFromArchive(java, second, jar), "the second run maps the classes from the archive (" + java + ")");
 
-    // a rebuilt jar is another archive; the older one goes when the new one is made
-    Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5_000));
-    ClassDataArchive rebuilt = ClassDataArchive.in(archives, java, feature, jar.toString(), "hello");
-    assertTrue(rebuilt.makes());
-    assertFalse(rebuilt.file().equals(first.file()));
-    assertFalse(Files.exists(first.file()), "the older jar's archive is deleted");
+      // a rebuilt jar is another archive; the older one goes when the new one is made
+      Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+      ClassDataArchive rebuilt = ClassDataArchive.in(archives, java, feature(java), jar.toString(), "hello");
+      assertTrue(rebuilt.makes());
+      assertFalse(rebuilt.file().equals(first.file()));
+      assertFalse(Files.exists(first.file()), "the older jar's archive is deleted");
+    }
   }
 
   @Test
-  void onJdk17ABrokenArchiveNeverStopsAStartAndIsMadeAgainWhenItIsNoArchiveAtAll() throws Exception {
-    Path jar = helloJar();
+  void aBrokenArchiveNeverStopsAStartAndIsMadeAgain() throws Exception {
+    for (String java : javas()) {
+      Path jar = helloJar();
+      Path archives = dir.resolve("class-data-" + feature(java));
+      ClassDataArchive first = ClassDataArchive.in(archives, java, feature(java), jar.toString(), "hello");
+      first.settle(run(java, first, jar).process());
+      byte[] whole = Files.readAllBytes(first.file());
+
+      // cut short (the right magic, a part of the rest): JDK 17 would crash on it; it is made again instead
+      Files.write(first.file(), Arrays.copyOf(whole, 4096));
+      ClassDataArchive cut = ClassDataArchive.in(archives, java, feature(java), jar.toString(), "hello");
+      assertTrue(cut.makes(), "a file that is not the one noted is not mapped");
+      Run withCut = run(java, cut, jar);
+      assertEquals("hello", withCut.out());
+      cut.settle(withCut.process());
+      assertTrue(ClassDataArchive.usable(cut.file()));
+      assertTrue(loadedFromArchive(java, ClassDataArchive.in(archives, java, feature(java), jar.toString(), "hello"), jar));
+
+      // not an archive at all: made again, silently
+      Files.writeString(first.file(), "not an archive");
+      ClassDataArchive garbage = ClassDataArchive.in(archives, java, feature(java), jar.toString(), "hello");
+      assertTrue(garbage.makes());
+      Run again = run(java, garbage, jar);
+      assertEquals("hello", again.out());
+      garbage.settle(again.process());
+      assertTrue(ClassDataArchive.usable(garbage.file()));
+    }
+  }
+
+  @Test
+  void aDumpThatDoesNotStartAJvmIsNeverPutInPlace() throws Exception {
     String java = ChildProcesses.javaBinary();
-    int feature = Runtime.version().feature();
-    Assumptions.assumeTrue(feature < 19, "the test JVM is JDK " + feature + " (the JDK 17 path)");
+    Path jar = helloJar();
     Path archives = dir.resolve("class-data");
-    ClassDataArchive first = ClassDataArchive.in(archives, java, feature, jar.toString(), "hello");
+    ClassDataArchive first = ClassDataArchive.in(archives, java, feature(java), jar.toString(), "hello");
     first.settle(run(java, first, jar).process());
-    byte[] whole = Files.readAllBytes(first.file());
-
-    // cut short (the right magic, a part of the rest): mapped in vain, the start goes on without it, silently
-    Files.write(first.file(), Arrays.copyOf(whole, 4096));
-    ClassDataArchive cut = ClassDataArchive.in(archives, java, feature, jar.toString(), "hello");
-    assertFalse(cut.makes());
-    Run withCut = run(java, cut, jar);
-    assertEquals(0, withCut.process().exitValue());
-    assertEquals("hello", withCut.out());
-    assertFalse(loadedFromArchive(java, cut, jar));
-
-    // not an archive at all: made again
-    Files.writeString(first.file(), "not an archive");
-    ClassDataArchive garbage = ClassDataArchive.in(archives, java, feature, jar.toString(), "hello");
-    assertTrue(garbage.makes());
-    Run again = run(java, garbage, jar);
-    assertEquals("hello", again.out());
-    garbage.settle(again.process());
-    assertTrue(ClassDataArchive.usable(garbage.file()));
-    assertTrue(loadedFromArchive(java, ClassDataArchive.in(archives, java, feature, jar.toString(), "hello"), jar));
+    Path cut = dir.resolve("cut.jsa");
+    Files.write(cut, Arrays.copyOf(Files.readAllBytes(first.file()), 4096));
+    assertTrue(ClassDataArchive.magic(cut));
+    if (feature(java) < 19) {
+      assertFalse(ClassDataArchive.starts(java, jar.toString(), cut), "JDK 17 crashes on an archive cut short");
+    }
+    assertTrue(ClassDataArchive.starts(java, jar.toString(), first.file()));
   }
 
   @Test
@@ -157,24 +173,17 @@ class ClassDataArchiveTest {
     assertFalse(Files.exists(early.file()));
   }
 
-  @Test
-  void onJdk19AndLaterTheJvmMakesItItselfAndRemakesABrokenOne() throws Exception {
-    Assumptions.assumeTrue(Files.isExecutable(Path.of(JDK_25)), "no JDK 25 at " + JDK_25);
-    Path jar = helloJar();
-    Path archives = dir.resolve("class-data");
-    ClassDataArchive first = ClassDataArchive.in(archives, JDK_25, 25, jar.toString(), "hello");
-    assertTrue(first.jvmOptions().contains("-XX:+AutoCreateSharedArchive"), first.jvmOptions().toString());
-    assertFalse(first.makes(), "the JVM makes it: nothing to settle");
-    assertEquals("hello", run(JDK_25, first, jar).out());
-    assertTrue(ClassDataArchive.usable(first.file()), "made at the first run's exit");
-    assertTrue(loadedFromArchive(JDK_25, first, jar));
+  /** This JVM's java, and a JDK 25 where there is one. */
+  private static List<String> javas() {
+    List<String> javas = new ArrayList<>(List.of(ChildProcesses.javaBinary()));
+    if (Files.isExecutable(Path.of(JDK_25))) {
+      javas.add(JDK_25);
+    }
+    return javas;
+  }
 
-    Files.writeString(first.file(), "not an archive");
-    Run broken = run(JDK_25, ClassDataArchive.in(archives, JDK_25, 25, jar.toString(), "hello"), jar);
-    assertEquals(0, broken.process().exitValue());
-    assertEquals("hello", broken.out(), "nothing said about the broken archive");
-    assertTrue(ClassDataArchive.usable(first.file()), "made again at exit");
-    assertTrue(loadedFromArchive(JDK_25, first, jar));
+  private static int feature(String java) {
+    return java.equals(JDK_25) ? 25 : Runtime.version().feature();
   }
 
   private record Run(Process process, String out) {}
