@@ -373,6 +373,14 @@ public final class LocalTemporal implements AutoCloseable {
   }
 
   /**
+   * Where durable-agents keeps its data on this machine, from {@code env}: {@value #DATA_DIR_VARIABLE},
+   * else {@code $XDG_DATA_HOME/durable-agents}, else {@code ~/.local/share/durable-agents}.
+   */
+  public static Path dataDir(Map<String, String> env) {
+    return SettingsFromEnvironment.dataDir(env);
+  }
+
+  /**
    * The UI of the dev server this machine runs for {@code target} ({@code host:port}), or null: a dev
    * server started here leaves its UI's address in the data directory while it runs.
    */

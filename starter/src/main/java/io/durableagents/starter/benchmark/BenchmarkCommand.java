@@ -47,10 +47,11 @@ import picocli.CommandLine.Option;
         + "cost per agent step, and print Markdown tables (see BENCHMARKS.md).")
 public final class BenchmarkCommand implements Callable<Integer> {
   static final List<String> PARTS =
-      List.of("overhead", "parallel", "scale", "recovery", "history", "cost", "fork", "experiment", "profile");
+      List.of("overhead", "parallel", "scale", "recovery", "history", "cost", "fork", "experiment", "cold-start",
+          "profile");
 
   @Option(names = "--parts", split = ",", description = "Which parts to run (default: all of "
-      + "overhead, parallel, scale, recovery, history, cost, fork).")
+      + "overhead, parallel, scale, recovery, history, cost, fork, experiment, cold-start; profile only when named).")
   List<String> parts = PARTS.stream().filter(p -> !p.equals("profile")).toList(); // profile: only when asked
 
   @Option(names = "--agents", split = ",", description = "Agent counts of the scale part (default: 50,200,500).")
@@ -145,6 +146,15 @@ public final class BenchmarkCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   ProfileOptions profile = new ProfileOptions();
 
+  @Option(names = "--cold-start-rounds", defaultValue = "5", paramLabel = "N",
+      description = "Rounds of the cold-start part: each runs demo once per variant, taking turns (default: "
+          + "${DEFAULT-VALUE}; --quick 2).")
+  int coldStartRounds;
+
+  @Option(names = "--cold-start-baseline", paramLabel = "JAR",
+      description = "An earlier build's shaded jar whose demo the cold-start part runs too, taking turns (before/after).")
+  Path coldStartBaseline;
+
   @Option(names = "--quick", description = "A smoke run: fewer agents, latencies and repetitions.")
   boolean quick;
 
@@ -156,7 +166,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
   int port;
   BenchmarkServer server;
   List<BenchmarkServer.Kind> serverKinds = List.of(BenchmarkServer.Kind.IN_MEMORY);
-  private Path temporalCli;
+  Path temporalCli;
   WorkflowServiceStubs service;
   WorkflowClient client;
 
@@ -185,6 +195,15 @@ public final class BenchmarkCommand implements Callable<Integer> {
       latencies = List.of(0, 100);
       steps = 5;
       warmupAgentSteps = Math.min(warmupAgentSteps, 500);
+      coldStartRounds = Math.min(coldStartRounds, 2);
+    }
+    if (coldStartRounds < 1) {
+      System.err.println("benchmark: --cold-start-rounds must be >= 1, was " + coldStartRounds);
+      return 2;
+    }
+    if (coldStartBaseline != null && !Files.isRegularFile(coldStartBaseline)) {
+      System.err.println("benchmark: --cold-start-baseline must be a jar file, was '" + coldStartBaseline + "'");
+      return 2;
     }
     if (warmupAgentSteps < 0) {
       System.err.println("benchmark: --warmup-agent-steps must be >= 0, was " + warmupAgentSteps);
@@ -198,7 +217,11 @@ public final class BenchmarkCommand implements Callable<Integer> {
       System.err.println("benchmark: " + e.getMessage());
       return 2;
     }
-    startServer();
+    // the cold-start part starts its own (each demo does): no server idles beside it
+    boolean needsServer = parts.stream().anyMatch(p -> !p.equals("cold-start"));
+    if (needsServer) {
+      startServer();
+    }
     try {
       line("# Durable Agents benchmarks");
       line("");
@@ -211,6 +234,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
           + MachineReadings.loadAverage() + ".");
       line("Command: `java -jar starter/target/durable-agents.jar benchmark"
           + (quick ? " --quick" : "") + (parts.equals(PARTS) ? "" : " --parts " + String.join(",", parts))
+          + (parts.contains("cold-start") ? " --cold-start-rounds " + coldStartRounds
+              + (coldStartBaseline == null ? "" : " --cold-start-baseline " + coldStartBaseline) : "")
           + " --servers " + serverKinds.stream().map(k -> k.label).collect(java.util.stream.Collectors.joining(","))
           + "`");
       line("");
@@ -238,9 +263,14 @@ public final class BenchmarkCommand implements Callable<Integer> {
       if (parts.contains("profile")) {
         new ProfileBenchmark(this).run();
       }
+      if (parts.contains("cold-start")) {
+        new ColdStartBenchmark(this).run();
+      }
     } finally {
-      service.shutdownNow();
-      server.stop();
+      if (needsServer) {
+        service.shutdownNow();
+        server.stop();
+      }
     }
     if (out != null) {
       Files.writeString(out, report.toString());

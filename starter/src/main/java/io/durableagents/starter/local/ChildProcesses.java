@@ -51,9 +51,19 @@ public final class ChildProcesses {
    */
   public static Process start(String java, int javaFeature, String maxHeap, File log, Map<String, String> extraEnv,
       String... args) {
+    return start(java, javaFeature, maxHeap, log, extraEnv, List.of(), args);
+  }
+
+  /**
+   * As {@link #start(String, int, String, File, Map, String...)}, with {@code jvmOptions} too (a class-data
+   * sharing archive's, {@link ClassDataArchive#jvmOptions()}).
+   */
+  public static Process start(String java, int javaFeature, String maxHeap, File log, Map<String, String> extraEnv,
+      List<String> jvmOptions, String... args) {
     List<String> command = new ArrayList<>();
     command.add(java);
     command.add("-Xmx" + maxHeap);
+    command.addAll(jvmOptions);
     String extra = extraEnv.getOrDefault(CHILD_JVM_OPTIONS,
         Environment.variables().getOrDefault(CHILD_JVM_OPTIONS, ""));
     for (String option : extra.trim().split("\\s+")) {

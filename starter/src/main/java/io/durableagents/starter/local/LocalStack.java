@@ -33,7 +33,16 @@ public final class LocalStack implements AutoCloseable {
   /** How long the dev-server process has to stop its Temporal (which gets 30 s to close its database). */
   static final long SERVER_GRACE_SECONDS = 45;
 
+  /** How much longer a child has to stop when it writes its class-data archive at exit (its first run, JDK 17). */
+  static final long ARCHIVE_GRACE_SECONDS = 90;
+  /** How long a worker started beside its Temporal waits for it ({@code worker --wait-for-temporal}). */
+  static final long WORKER_WAITS_FOR_SERVER_SECONDS = 300;
+
   private final List<Process> started = new ArrayList<>();
+  /** The class-data sharing archive of each child, settled once it exited. */
+  private final Map<Process, ClassDataArchive> archives = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The children that came up (the server announced itself, the worker polled): their first-run archive is kept. */
+  private final java.util.Set<Process> cameUp = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final Thread cleanup = new Thread(this::stopGracefully, "durable-agents-stop-children");
   private volatile boolean ownsServer;
   private volatile Process server;
@@ -73,6 +82,27 @@ public final class LocalStack implements AutoCloseable {
       throw CommandFailure.usage(e.getMessage(), "Fix or unset the variable: docs/configuration.md lists "
           + "the worker's settings.");
     }
+    try {
+      ClassDataArchive.enabled(env);
+    } catch (IllegalArgumentException e) {
+      throw CommandFailure.usage(e.getMessage(), "Unset it (on: the child JVMs share a class-data archive in "
+          + "the data directory), or set it to off.");
+    }
+  }
+
+  /**
+   * Starts child {@code args[0]} with its class-data sharing archive (made on its first run, mapped after:
+   * {@link ClassDataArchive}, off with {@value ClassDataArchive#VARIABLE}{@code =off}).
+   */
+  private Process startChild(String maxHeap, File log, Map<String, String> env, String... args) {
+    Map<String, String> all = new java.util.HashMap<>(Environment.variables());
+    all.putAll(env);
+    String java = ChildProcesses.javaBinary();
+    int feature = Runtime.version().feature();
+    ClassDataArchive archive = ClassDataArchive.forChild(all, java, feature, ChildProcesses.classpath(), args[0]);
+    Process p = ChildProcesses.start(java, feature, maxHeap, log, env, archive.jvmOptions(), args);
+    archives.put(p, archive);
+    return p;
   }
 
   /**
@@ -102,6 +132,7 @@ public final class LocalStack implements AutoCloseable {
     LocalStack stack = new LocalStack();
     // from here on, Ctrl-C stops what was started, in order, and says what became of the run
     stack.stopOnInterrupt(command, connection);
+    Process worker = null;
     try {
       int port = ports == null ? 7233 : ports.port();
       if ((ports != null || connection.isDefaultAddress()) && !ChildProcesses.listening("127.0.0.1", port)) {
@@ -109,11 +140,13 @@ public final class LocalStack implements AutoCloseable {
         System.out.println("Starting a Temporal on 127.0.0.1:" + port + " (log: " + log + ")");
         // the log is appended to: only what this server writes counts, not an earlier run's lines
         long earlier = log.exists() ? log.length() : 0;
-        Process server = ChildProcesses.start("384m", log, Map.of(),
+        Process server = stack.startChild("384m", log, Map.of(),
             ports == null ? new String[] {"dev-server"} : ports.devServerArgs().toArray(new String[0]));
         stack.started.add(server);
         stack.server = server;
         stack.ownsServer = true;
+        // the worker's JVM starts beside the server's, and waits for it to answer: the two start at once
+        worker = stack.startWorker(logs, workerEnv, true);
         // the dev server says which Temporal it runs (and, falling back to memory, why) in its log
         List<String> said = awaitAnnouncement(log.toPath(), earlier, server, 180_000, line -> {
           System.out.println("  " + line);
@@ -126,6 +159,7 @@ public final class LocalStack implements AutoCloseable {
               + (why.isEmpty() ? "" : ": " + why.substring("dev-server: ".length())), "See " + log + ".");
         }
         stack.serverInMemory = said.get(said.size() - 1).startsWith("Embedded Temporal");
+        stack.cameUp.add(server);
       } else {
         // something listens there: make sure it is Temporal before a worker starts polling it
         io.temporal.serviceclient.WorkflowServiceStubs service = TemporalCheck.connect(connection);
@@ -136,15 +170,11 @@ public final class LocalStack implements AutoCloseable {
           System.out.println("  (--ui-port is for a Temporal started here; this one runs already, with its own UI)");
         }
       }
-      File workerLog = logs.resolve("worker.log").toFile();
+      Process w = worker != null ? worker : stack.startWorker(logs, workerEnv, false);
+      File workerLog = stack.workerLog.toFile();
+      long workerFrom = stack.workerFrom;
+      Path ready = stack.workerReady;
       System.out.println("Starting a worker (log: " + workerLog + ")");
-      long workerFrom = workerLog.exists() ? workerLog.length() : 0;
-      Path ready = logs.resolve("worker.ready");
-      Files.deleteIfExists(ready);
-      Map<String, String> env = new java.util.HashMap<>(workerEnv);
-      env.put(io.durableagents.worker.WorkerSettings.READY_FILE, ready.toAbsolutePath().toString());
-      Process worker = ChildProcesses.start("512m", workerLog, env, "worker");
-      stack.started.add(0, worker);
       // the run starts once the worker polls: else the run's watch says no worker polls while it starts
       io.temporal.serviceclient.WorkflowServiceStubs watch = io.temporal.serviceclient.WorkflowServiceStubs
           .newServiceStubs(io.temporal.serviceclient.WorkflowServiceStubsOptions.newBuilder()
@@ -152,22 +182,49 @@ public final class LocalStack implements AutoCloseable {
       WorkerStart.Outcome outcome;
       try {
         String identity = workerEnv.get(io.durableagents.worker.WorkerSettings.WORKER_IDENTITY);
-        outcome = WorkerStart.await(workerLog.toPath(), workerFrom, worker, WorkerStart.BOUND_MILLIS, System.out,
+        outcome = WorkerStart.await(workerLog.toPath(), workerFrom, w, WorkerStart.BOUND_MILLIS, System.out,
             () -> Files.exists(ready) || WorkerStart.listedAsPoller(watch, connection.namespace(),
-                io.durableagents.workflows.TaskQueues.AGENTS, worker.pid(), identity));
+                io.durableagents.workflows.TaskQueues.AGENTS, w.pid(), identity));
       } finally {
         watch.shutdownNow();
+      }
+      if (outcome == WorkerStart.Outcome.STARTED) {
+        stack.cameUp.add(w);
       }
       if (outcome == WorkerStart.Outcome.EXITED) {
         String why = WorkerStart.lastLine(workerLog.toPath(), workerFrom);
         throw new CommandFailure(Failures.FAILED, "the worker " + command + " started exited (code "
-            + worker.exitValue() + ") before it polled" + (why.isEmpty() ? "" : ": " + why), "See " + workerLog + ".");
+            + w.exitValue() + ") before it polled" + (why.isEmpty() ? "" : ": " + why), "See " + workerLog + ".");
       }
       return stack;
     } catch (InterruptedException | RuntimeException e) {
       stack.close();
       throw e;
     }
+  }
+
+  private Path workerLog;
+  private long workerFrom;
+  private Path workerReady;
+
+  /**
+   * Starts the worker, logging to {@code logs/worker.log} (appended to: what it writes from now on is
+   * its) and writing {@code logs/worker.ready} once it polls; {@code besideServer}: the server is starting
+   * too, and the worker waits for it ({@code worker --wait-for-temporal}).
+   */
+  private Process startWorker(Path logs, Map<String, String> workerEnv, boolean besideServer) throws IOException {
+    workerLog = logs.resolve("worker.log");
+    workerFrom = Files.exists(workerLog) ? Files.size(workerLog) : 0;
+    workerReady = logs.resolve("worker.ready");
+    Files.deleteIfExists(workerReady);
+    Map<String, String> env = new java.util.HashMap<>(workerEnv);
+    env.put(io.durableagents.worker.WorkerSettings.READY_FILE, workerReady.toAbsolutePath().toString());
+    Process worker = besideServer
+        ? startChild("512m", workerLog.toFile(), env, "worker", "--wait-for-temporal",
+            Long.toString(WORKER_WAITS_FOR_SERVER_SECONDS))
+        : startChild("512m", workerLog.toFile(), env, "worker");
+    started.add(0, worker);
+    return worker;
   }
 
   /**
@@ -284,14 +341,34 @@ public final class LocalStack implements AutoCloseable {
     try {
       for (Process p : List.copyOf(started)) {
         p.destroy();
-        if (!p.waitFor(p == server ? SERVER_GRACE_SECONDS : WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
+        ClassDataArchive archive = archives.get(p);
+        // a first run writes its class-data archive at exit (seconds; a minute on a loaded machine)
+        long grace = (p == server ? SERVER_GRACE_SECONDS : WORKER_GRACE_SECONDS)
+            + (archive != null && archive.makes() ? ARCHIVE_GRACE_SECONDS : 0);
+        if (!p.waitFor(grace, TimeUnit.SECONDS)) {
           p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
         started.remove(p);
+        settleArchive(p);
       }
     } catch (InterruptedException e) {
       killNow();
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Once {@code p} exited: the archive its first run made goes into place if it came up (one of a child
+   * that failed early would hold too few classes), else is dropped.
+   */
+  private void settleArchive(Process p) {
+    ClassDataArchive archive = archives.remove(p);
+    if (archive != null && !p.isAlive()) {
+      if (cameUp.contains(p)) {
+        archive.settle(p);
+      } else {
+        archive.discard(p);
+      }
     }
   }
 
