@@ -55,8 +55,7 @@ class ViewBrowserTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static Path dir;
-  private static int port;
-  private static Process server;
+  private static SharedDevServer.Namespace temporal;
   private static io.temporal.worker.WorkerFactory worker;
   private static DurableAgentsPlugin replayer;
   private static WorkflowClient client;
@@ -68,15 +67,14 @@ class ViewBrowserTest {
   static void start() throws Exception {
     Path cli = RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "view"));
-    port = RealDevServer.freePort();
     browser = HeadlessChromium.start(dir);
-    server = RealDevServer.startFresh(dir, port);
-    TemporalConnection connection = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address()));
+    temporal = SharedDevServer.namespace("view-browser");
+    TemporalConnection connection = TemporalConnection.fromEnvironment(temporal.env());
     service = TemporalCheck.connect(connection);
     client = connection.client(service);
     // the worker, in this JVM: the built-ins and the rules model as 'worker' has them, and the desk scenario
     DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
-        .configureFromEnvironment(Map.of("TEMPORAL_ADDRESS", address(), "DURABLE_AGENTS_RULES_DELAY_MS", "150"))
+        .configureFromEnvironment(temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "150")))
         .configureFromClasspath()
         .registerScenario(new DeskScenario(), new DeskScenario.Actions())
         .registerTool(new DeskScenario.Stamp())
@@ -104,7 +102,9 @@ class ViewBrowserTest {
     if (service != null) {
       service.shutdownNow();
     }
-    RealDevServer.stop(server);
+    if (temporal != null) {
+      temporal.terminateOpenRuns();
+    }
   }
 
   @Test
@@ -223,13 +223,15 @@ class ViewBrowserTest {
     browser.awaitText("Stop requested: " + SIM);
     browser.open(home);
     browser.awaitText(id.group(1));
+    // the fork would go on for its 200 steps, taking this JVM's worker from the other tests
+    assertEquals(0, cli("stop", id.group(1)).exitCode());
   }
 
   @Test
   void approveEditAndDenyWaitingCallsFromThePage() throws Exception {
     AgentOptions clerk = AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("clerk")
         .setApproval(ApprovalOptions.of("stamp")).build();
-    WorkflowClient client = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address())).client(service);
+    WorkflowClient client = TemporalConnection.fromEnvironment(temporal.env()).client(service);
     SimulationWorkflow desk = client.newWorkflowStub(SimulationWorkflow.class,
         WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("view-desk").build());
     WorkflowClient.start(desk::run, SimulationInput.of(DeskScenario.NAME, 3, 1).withAgentOptions(clerk)
@@ -398,14 +400,14 @@ class ViewBrowserTest {
 
   private static CliFailuresTest.Run cli(String... args) {
     Map<String, String> overlay = new HashMap<>();
-    overlay.put("TEMPORAL_ADDRESS", address());
+    overlay.putAll(temporal.env());
     overlay.put("DURABLE_AGENTS_MODEL", null);
     overlay.put("DURABLE_AGENTS_DEBUG", null);
     return CliFailuresTest.run(overlay, args);
   }
 
   private static String address() {
-    return "127.0.0.1:" + port;
+    return temporal.address();
   }
 
   private static void shot(String name) throws Exception {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.durableagents.starter.Failures;
-import io.durableagents.starter.RealDevServer;
+import io.durableagents.starter.SharedDevServer;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.SearchAttributes;
 import io.durableagents.workflows.approval.ApprovalOutcome;
@@ -15,13 +15,10 @@ import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.File;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,8 +40,7 @@ class ApprovalEndToEndTest {
   private static final TypeReference<List<ToolApproval>> APPROVALS = new TypeReference<>() {};
 
   private static Path dir;
-  private static int port;
-  private static Process server;
+  private static SharedDevServer.Namespace temporal;
   private static final List<Process> workers = new ArrayList<>();
   private static WorkflowServiceStubs service;
   private static WorkflowClient client;
@@ -52,13 +48,9 @@ class ApprovalEndToEndTest {
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e-approval"));
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    server = RealDevServer.startFresh(dir, port);
-    service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
-    client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+    temporal = SharedDevServer.namespace("approval-end-to-end");
+    service = temporal.service();
+    client = temporal.client(service);
   }
 
   @AfterAll
@@ -69,15 +61,14 @@ class ApprovalEndToEndTest {
     if (service != null) {
       service.shutdownNow();
     }
-    if (server != null) {
-      RealDevServer.stop(server);
+    if (temporal != null) {
+      temporal.terminateOpenRuns();
     }
   }
 
   private static Process worker(String name, Path journal) {
-    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), Map.of(
-        "TEMPORAL_ADDRESS", "127.0.0.1:" + port,
-        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
+    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), temporal.env(Map.of(
+        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString())), "worker");
     workers.add(p);
     return p;
   }
@@ -88,7 +79,7 @@ class ApprovalEndToEndTest {
   private static Result command(String name, String... args) throws Exception {
     File out = dir.resolve(name + ".log").toFile();
     Files.deleteIfExists(out.toPath());
-    Process p = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    Process p = ChildProcesses.start("256m", out, temporal.env(), args);
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), name + " did not finish: " + out);
     return new Result(p.exitValue(), Files.readString(out.toPath()));
   }
@@ -111,7 +102,7 @@ class ApprovalEndToEndTest {
     Process w1 = worker("worker-approval-1", journal);
     File out = dir.resolve("starter-agent.log").toFile();
     Files.deleteIfExists(out.toPath());
-    Process starter = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
+    Process starter = ChildProcesses.start("256m", out, temporal.env(),
         "agent", "--prompt", "What is 17 * 23?", "--tools", "calculator", "--strategy", "react",
         "--requires-approval", "calculator", "--no-worker", "--id", id);
 
