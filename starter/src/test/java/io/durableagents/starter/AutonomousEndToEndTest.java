@@ -14,7 +14,6 @@ import io.durableagents.workflows.autonomous.SubAgentReport;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
-import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.File;
 import java.nio.file.Files;
@@ -26,9 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 
 /**
@@ -43,38 +42,20 @@ class AutonomousEndToEndTest {
   private static final String PROMPT = "What is 17 * 23, 120 / 4 and 2 ^ 10?";
 
   private static Path dir;
-  private static SharedDevServer.Namespace temporal;
-  private static final List<Process> workers = new ArrayList<>();
-  private static WorkflowServiceStubs service;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("autonomous-end-to-end");
   private static WorkflowClient client;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e-autonomous"));
-    temporal = SharedDevServer.namespace("autonomous-end-to-end");
-    service = temporal.service();
-    client = temporal.client(service);
-  }
-
-  @AfterAll
-  static void stopAll() throws InterruptedException {
-    for (Process w : workers) {
-      w.destroyForcibly().waitFor();
-    }
-    if (service != null) {
-      service.shutdownNow();
-    }
-    if (temporal != null) {
-      temporal.terminateOpenRuns();
-    }
+    client = temporal.client();
   }
 
   private static Process worker(String name, Path journal) {
-    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), temporal.env(Map.of(
+    return temporal.start("384m", dir.resolve(name + ".log"), Map.of(
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString(),
-        "DURABLE_AGENTS_RULES_DELAY_MS", "400")), "worker");
-    workers.add(p);
-    return p;
+        "DURABLE_AGENTS_RULES_DELAY_MS", "400"), "worker");
   }
 
   @Test

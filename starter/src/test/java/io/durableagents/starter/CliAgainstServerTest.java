@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The failures that need a Temporal (or something that is not one), through the real command line in
@@ -40,7 +41,8 @@ import org.junit.jupiter.api.Test;
  */
 class CliAgainstServerTest {
   private static Path dir;
-  private static SharedDevServer.Namespace temporal;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("cli-against-server");
   private static Process worker;
   private static WorkflowServiceStubs service;
   private static HttpServer web;
@@ -50,7 +52,6 @@ class CliAgainstServerTest {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createDirectories(Path.of("target", "cli-failures"));
-    temporal = SharedDevServer.namespace("cli-against-server");
     // a worker without any provider key, slowed so that runs last while the tests look at them
     Map<String, String> env = temporal.env(Map.of(
         "DURABLE_AGENTS_RULES_DELAY_MS", "20", "OPENAI_API_KEY", "", "OPENAI_BASE_URL", "",
@@ -86,15 +87,9 @@ class CliAgainstServerTest {
     if (silent != null) {
       silent.close();
     }
-    if (service != null) {
-      service.shutdownNow();
-    }
     if (worker != null) {
       worker.destroy();
       worker.waitFor(30, TimeUnit.SECONDS);
-    }
-    if (temporal != null) {
-      temporal.terminateOpenRuns();
     }
   }
 

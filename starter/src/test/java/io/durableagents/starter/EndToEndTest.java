@@ -14,7 +14,6 @@ import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
-import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +24,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Separate processes, as a user runs them: the embedded dev server, workers and the starter CLI. The
@@ -42,49 +41,25 @@ class EndToEndTest {
   private static final long SEED = 7;
 
   private static Path dir;
-  private static SharedDevServer.Namespace temporal;
-  private static final List<Process> workers = new ArrayList<>();
-  private static WorkflowServiceStubs service;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("end-to-end");
   private static WorkflowClient client;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e"));
-    temporal = SharedDevServer.namespace("end-to-end");
-    service = temporal.service();
-    client = temporal.client(service);
+    client = temporal.client();
   }
 
   @AfterEach
   void stopWorkers() throws InterruptedException {
     // a worker left polling would take the next test's tasks and write to the wrong journal
-    for (Process w : workers) {
-      w.destroyForcibly().waitFor();
-    }
-    workers.clear();
-  }
-
-  @AfterAll
-  static void stopAll() throws InterruptedException {
-    for (Process w : workers) {
-      w.destroyForcibly();
-    }
-    if (service != null) {
-      service.shutdownNow();
-    }
-    if (temporal != null) {
-      temporal.terminateOpenRuns();
-    }
-  }
-
-  private static Map<String, String> env(Path journal) {
-    return temporal.env(Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()));
+    temporal.stopProcesses();
   }
 
   private static Process worker(String name, Path journal) {
-    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), env(journal), "worker");
-    workers.add(p);
-    return p;
+    return temporal.start("384m", dir.resolve(name + ".log"),
+        Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
   }
 
   /**

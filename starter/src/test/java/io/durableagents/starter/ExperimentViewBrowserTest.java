@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The view's experiment page in headless Chromium, on Temporal's real dev server with a worker in this
@@ -41,7 +42,8 @@ import org.junit.jupiter.api.Test;
  */
 class ExperimentViewBrowserTest {
   private static Path dir;
-  private static SharedDevServer.Namespace temporal;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("experiment-view-browser");
   private static WorkerFactory worker;
   private static WorkflowClient client;
   private static WorkflowServiceStubs service;
@@ -53,7 +55,6 @@ class ExperimentViewBrowserTest {
     RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "experiment-view"));
     browser = HeadlessChromium.start(dir);
-    temporal = SharedDevServer.namespace("experiment-view-browser");
     String address = temporal.address();
     TemporalConnection connection = TemporalConnection.fromEnvironment(temporal.env());
     service = TemporalCheck.connect(connection);
@@ -80,9 +81,6 @@ class ExperimentViewBrowserTest {
     }
     if (service != null) {
       service.shutdownNow();
-    }
-    if (temporal != null) {
-      temporal.terminateOpenRuns();
     }
   }
 

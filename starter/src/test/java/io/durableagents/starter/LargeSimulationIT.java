@@ -8,15 +8,14 @@ import io.durableagents.devserver.LocalTemporal;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.temporal.client.WorkflowClient;
-import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Large simulations on Temporal's real dev server (the Temporal CLI's {@code server start-dev}), whose
@@ -30,7 +29,9 @@ class LargeSimulationIT {
   private static final int AGENTS = 1000;
   private final List<Process> started = new ArrayList<>();
   private Path dir;
-  private SharedDevServer.Namespace temporal;
+  /** The real server's limits are the same in a namespace of its own on the shared dev server. */
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("large-simulation");
 
   @AfterEach
   void stopAll() throws InterruptedException {
@@ -47,8 +48,6 @@ class LargeSimulationIT {
   @Test
   void everyAgentAtOnceRunsOnARealServerInBothShapes() throws Exception {
     dir = Files.createDirectories(Path.of("target", "large-simulation-it"));
-    // the real server's limits are the same in a namespace of its own on the shared dev server
-    temporal = SharedDevServer.namespace("large-simulation");
     started.add(ChildProcesses.start("2g", dir.resolve("worker.log").toFile(), temporal.env(), "worker"));
 
     int cops = AGENTS / 5;
@@ -61,19 +60,14 @@ class LargeSimulationIT {
         "--max-concurrent-agents", all));
     run("all-steps", PersistentDevServerIT.concat(world, "--id", "large-all-steps", "--max-concurrent-agents", all));
 
-    WorkflowServiceStubs service = temporal.service();
-    try {
-      WorkflowClient client = temporal.client(service);
-      SimulationResult reference = client.newUntypedWorkflowStub("large-default").getResult(SimulationResult.class);
-      for (String id : List.of("large-all-groups", "large-all-steps")) {
-        SimulationResult r = client.newUntypedWorkflowStub(id).getResult(SimulationResult.class);
-        assertEquals(reference.perStep(), r.perStep(), id);
-        assertEquals(reference.finalCounts(), r.finalCounts(), id);
-        assertEquals(reference.llmCalls(), r.llmCalls(), id);
-        assertEquals(AGENTS, r.agentSteps(), id);
-      }
-    } finally {
-      service.shutdownNow();
+    WorkflowClient client = temporal.client();
+    SimulationResult reference = client.newUntypedWorkflowStub("large-default").getResult(SimulationResult.class);
+    for (String id : List.of("large-all-groups", "large-all-steps")) {
+      SimulationResult r = client.newUntypedWorkflowStub(id).getResult(SimulationResult.class);
+      assertEquals(reference.perStep(), r.perStep(), id);
+      assertEquals(reference.finalCounts(), r.finalCounts(), id);
+      assertEquals(reference.llmCalls(), r.llmCalls(), id);
+      assertEquals(AGENTS, r.agentSteps(), id);
     }
   }
 }

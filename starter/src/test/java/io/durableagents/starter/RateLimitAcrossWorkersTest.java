@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code DURABLE_AGENTS_LLM_RATE_LIMIT} across workers, on Temporal's real dev server: each worker spaces
@@ -28,6 +29,9 @@ import org.junit.jupiter.api.Test;
  */
 class RateLimitAcrossWorkersTest {
   private static final int LIMIT = 4;
+  /** A namespace of its own on the shared dev server: the rate is its LLM task queue's alone. */
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("rate-limit-across-workers");
   private final List<Process> started = new ArrayList<>();
 
   @AfterEach
@@ -38,8 +42,6 @@ class RateLimitAcrossWorkersTest {
   @Test
   void twoWorkersTogetherKeepToTheTaskQueuesRate() throws Exception {
     Path dir = Files.createDirectories(Path.of("target", "rate-limit-across-workers"));
-    // a namespace of its own on the shared dev server: the rate is its LLM task queue's alone
-    SharedDevServer.Namespace temporal = SharedDevServer.namespace("rate-limit-across-workers");
     Path journal = dir.resolve("journal.log");
     Files.deleteIfExists(journal);
     Map<String, String> env = temporal.env(Map.of(WorkerSettings.LLM_RATE_LIMIT, Integer.toString(LIMIT),

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.testkit.ExecutionJournalCheck;
 import io.durableagents.testkit.LocalModelServer;
 import io.durableagents.worker.CompletedActivities;
@@ -45,6 +44,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A real model drives it: llama.cpp's server with SmolLM2-135M-Instruct ({@link LocalModelServer}, installed
@@ -80,11 +80,11 @@ class RealModelEndToEndTest {
       "^agent: the run failed(?: after (\\d+) LLM calls? \\((\\d+) tokens in, (\\d+) out\\))?: (\\w+): (.+)$");
 
   private static Path dir;
-  private static SharedDevServer.Namespace temporal;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("real-model-end-to-end");
   private static LocalModelServer model;
   private static WorkflowServiceStubs service;
   private static WorkflowClient client;
-  private static final List<Process> workers = new ArrayList<>();
 
   @BeforeAll
   static void startServers() throws Exception {
@@ -93,27 +93,17 @@ class RealModelEndToEndTest {
     dir = Files.createDirectories(Path.of("target", "real-model"));
     model = LocalModelServer.newBuilder().python(python).slots(SLOTS).contextPerSlot(2048).toolTemplate()
         .maxOutputTokens(SERVER_OUTPUT_CAP).seed(11).directory(dir).start();
-    temporal = SharedDevServer.namespace("real-model-end-to-end");
     service = temporal.service();
-    client = temporal.client(service);
+    client = temporal.client();
   }
 
   @AfterEach
   void stopWorkers() throws InterruptedException {
-    for (Process w : workers) {
-      w.destroyForcibly().waitFor();
-    }
-    workers.clear();
+    temporal.stopProcesses();
   }
 
   @AfterAll
   static void stopAll() throws InterruptedException {
-    if (service != null) {
-      service.shutdownNow();
-    }
-    if (temporal != null) {
-      temporal.terminateOpenRuns();
-    }
     if (model != null) {
       model.close();
     }
@@ -127,7 +117,6 @@ class RealModelEndToEndTest {
    */
   private static Map<String, String> workerEnvironment(Path journal) {
     Map<String, String> env = new LinkedHashMap<>();
-    env.putAll(temporal.env());
     env.put("OPENAI_BASE_URL", model.baseUrl());
     env.put("DURABLE_AGENTS_LLM_TIMEOUT", Long.toString(PER_ATTEMPT.toSeconds()));
     env.put("DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS", Integer.toString(SERVER_OUTPUT_CAP));
@@ -138,8 +127,7 @@ class RealModelEndToEndTest {
 
   /** Starts a worker process and returns once it polls for workflow tasks (its start is not a model's time). */
   private static Process worker(String name, Path journal) throws InterruptedException {
-    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), workerEnvironment(journal), "worker");
-    workers.add(p);
+    Process p = temporal.start("384m", dir.resolve(name + ".log"), workerEnvironment(journal), "worker");
     String identity = p.pid() + "@";
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (service.blockingStub().describeTaskQueue(DescribeTaskQueueRequest.newBuilder().setNamespace(temporal.name())

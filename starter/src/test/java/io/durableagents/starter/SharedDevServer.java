@@ -2,7 +2,6 @@ package io.durableagents.starter;
 
 import io.durableagents.worker.SearchAttributeRegistry;
 import io.durableagents.workflows.SearchAttributes;
-import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.IndexedValueType;
@@ -121,11 +120,7 @@ public final class SharedDevServer {
           return;
         }
       } catch (StatusRuntimeException e) {
-        if (e.getStatus().getCode() != Status.Code.NOT_FOUND
-            && e.getStatus().getCode() != Status.Code.INVALID_ARGUMENT) {
-          throw e;
-        }
-        last = e;
+        last = e; // the namespace or its attributes not known yet where asked (NOT_FOUND, INVALID_ARGUMENT)
       }
       Thread.sleep(100);
     }

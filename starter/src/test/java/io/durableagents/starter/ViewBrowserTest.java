@@ -37,6 +37,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code durable-agents view} as a person uses it, in headless Chromium: Temporal's real dev server, a
@@ -55,7 +56,8 @@ class ViewBrowserTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static Path dir;
-  private static SharedDevServer.Namespace temporal;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("view-browser");
   private static io.temporal.worker.WorkerFactory worker;
   private static DurableAgentsPlugin replayer;
   private static WorkflowClient client;
@@ -68,7 +70,6 @@ class ViewBrowserTest {
     Path cli = RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "view"));
     browser = HeadlessChromium.start(dir);
-    temporal = SharedDevServer.namespace("view-browser");
     TemporalConnection connection = TemporalConnection.fromEnvironment(temporal.env());
     service = TemporalCheck.connect(connection);
     client = connection.client(service);
@@ -101,9 +102,6 @@ class ViewBrowserTest {
     }
     if (service != null) {
       service.shutdownNow();
-    }
-    if (temporal != null) {
-      temporal.terminateOpenRuns();
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A run started on a Temporal where no worker polls is not silent: {@code simulate}, {@code attach} and
@@ -21,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * within seconds that no worker polls, instead of holding its query for over a minute.
  */
 class WaitingForAWorkerTest {
+  /** A namespace of its own on the shared dev server: no other class's worker polls its task queues. */
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("waiting-for-a-worker");
   private final List<Process> started = new ArrayList<>();
   private Path dir;
 
@@ -55,8 +59,6 @@ class WaitingForAWorkerTest {
   @Test
   void simulateAttachAndAgentSayThatNoWorkerPollsAndGoOnWhenOneDoes() throws Exception {
     dir = Files.createDirectories(Path.of("target", "waiting-for-a-worker"));
-    // a namespace of its own on the shared dev server: no other class's worker polls its task queues
-    SharedDevServer.Namespace temporal = SharedDevServer.namespace("waiting-for-a-worker");
     int port = temporal.port();
     Map<String, String> env = temporal.env();
     String none = "No worker polls the task queues 'durable-agents' (workflows) and 'durable-agents-llm' (LLM "

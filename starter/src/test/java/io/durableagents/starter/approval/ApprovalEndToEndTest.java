@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.durableagents.starter.Failures;
-import io.durableagents.starter.SharedDevServer;
+import io.durableagents.starter.OnSharedDevServer;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.SearchAttributes;
 import io.durableagents.workflows.approval.ApprovalOutcome;
@@ -16,18 +16,16 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowStub;
-import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Human approval end to end, through the real command line and processes: {@code agent
@@ -40,37 +38,19 @@ class ApprovalEndToEndTest {
   private static final TypeReference<List<ToolApproval>> APPROVALS = new TypeReference<>() {};
 
   private static Path dir;
-  private static SharedDevServer.Namespace temporal;
-  private static final List<Process> workers = new ArrayList<>();
-  private static WorkflowServiceStubs service;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("approval-end-to-end");
   private static WorkflowClient client;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e-approval"));
-    temporal = SharedDevServer.namespace("approval-end-to-end");
-    service = temporal.service();
-    client = temporal.client(service);
-  }
-
-  @AfterAll
-  static void stopAll() throws InterruptedException {
-    for (Process w : workers) {
-      w.destroyForcibly().waitFor();
-    }
-    if (service != null) {
-      service.shutdownNow();
-    }
-    if (temporal != null) {
-      temporal.terminateOpenRuns();
-    }
+    client = temporal.client();
   }
 
   private static Process worker(String name, Path journal) {
-    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), temporal.env(Map.of(
-        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString())), "worker");
-    workers.add(p);
-    return p;
+    return temporal.start("384m", dir.resolve(name + ".log"), Map.of(
+        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
   }
 
   /** A finished command: its exit code and what it printed. */

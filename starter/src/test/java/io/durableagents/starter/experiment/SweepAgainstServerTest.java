@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.starter.CliFailuresTest;
 import io.durableagents.starter.Failures;
-import io.durableagents.starter.SharedDevServer;
+import io.durableagents.starter.OnSharedDevServer;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.experiment.ExperimentResult;
 import io.durableagents.workflows.experiment.ExperimentRunOutcome;
@@ -31,6 +31,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code sweep} and the commands that take an experiment's id, on the embedded dev server with a worker
@@ -40,7 +41,8 @@ import org.junit.jupiter.api.Test;
  */
 class SweepAgainstServerTest {
   private static Path dir;
-  private static SharedDevServer.Namespace temporal;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("sweep-against-server");
   private static Process worker;
   private static WorkflowServiceStubs service;
   private static WorkflowClient client;
@@ -48,25 +50,18 @@ class SweepAgainstServerTest {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createDirectories(Path.of("target", "sweep"));
-    temporal = SharedDevServer.namespace("sweep-against-server");
     // slowed a little, so that a longer experiment is still running while the tests signal it
     Map<String, String> env = temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "5", "DURABLE_AGENTS_MODEL", ""));
     worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker");
     service = temporal.service();
-    client = temporal.client(service);
+    client = temporal.client();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (service != null) {
-      service.shutdownNow();
-    }
     if (worker != null) {
       worker.destroy();
       worker.waitFor(30, TimeUnit.SECONDS);
-    }
-    if (temporal != null) {
-      temporal.terminateOpenRuns();
     }
   }
 
