@@ -53,8 +53,10 @@ class EndToEndTest {
 
   @AfterEach
   void stopWorkers() throws InterruptedException {
-    // a worker left polling would take the next test's tasks and write to the wrong journal
+    // a worker left polling would take the next test's tasks and write to the wrong journal; a run a failed
+    // test left open would be taken by the next test's workers and land in its journal
     temporal.stopProcesses();
+    temporal.terminateOpenRuns();
   }
 
   private static Process worker(String name, Path journal) {

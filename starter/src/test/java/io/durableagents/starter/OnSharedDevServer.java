@@ -79,6 +79,11 @@ public final class OnSharedDevServer implements BeforeAllCallback, AfterAllCallb
     processes.clear();
   }
 
+  /** Terminates the runs still open in the namespace (one a failed test left going, say). */
+  public void terminateOpenRuns() {
+    namespace.terminateOpenRuns();
+  }
+
   /** The namespace, its address and ports. */
   public SharedDevServer.Namespace namespace() {
     return namespace;

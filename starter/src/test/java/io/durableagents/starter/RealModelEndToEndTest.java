@@ -100,6 +100,7 @@ class RealModelEndToEndTest {
   @AfterEach
   void stopWorkers() throws InterruptedException {
     temporal.stopProcesses();
+    temporal.terminateOpenRuns(); // a run a failed test left open would take the next test's model calls
   }
 
   @AfterAll
