@@ -14,12 +14,8 @@ import io.durableagents.workflows.autonomous.SubAgentReport;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.File;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,9 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 
 /**
@@ -46,44 +42,20 @@ class AutonomousEndToEndTest {
   private static final String PROMPT = "What is 17 * 23, 120 / 4 and 2 ^ 10?";
 
   private static Path dir;
-  private static int port;
-  private static Process server;
-  private static final List<Process> workers = new ArrayList<>();
-  private static WorkflowServiceStubs service;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("autonomous-end-to-end");
   private static WorkflowClient client;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e-autonomous"));
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    server = RealDevServer.startFresh(dir, port);
-    service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
-    client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
-  }
-
-  @AfterAll
-  static void stopAll() throws InterruptedException {
-    for (Process w : workers) {
-      w.destroyForcibly().waitFor();
-    }
-    if (service != null) {
-      service.shutdownNow();
-    }
-    if (server != null) {
-      RealDevServer.stop(server);
-    }
+    client = temporal.client();
   }
 
   private static Process worker(String name, Path journal) {
-    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), Map.of(
-        "TEMPORAL_ADDRESS", "127.0.0.1:" + port,
+    return temporal.start("384m", dir.resolve(name + ".log"), Map.of(
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString(),
         "DURABLE_AGENTS_RULES_DELAY_MS", "400"), "worker");
-    workers.add(p);
-    return p;
   }
 
   @Test
@@ -94,7 +66,7 @@ class AutonomousEndToEndTest {
     Process w1 = worker("worker-auto-1", journal);
     File out = dir.resolve("starter-agent-run.log").toFile();
     Files.deleteIfExists(out.toPath());
-    Process starter = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
+    Process starter = ChildProcesses.start("256m", out, temporal.env(),
         "agent", "run", Path.of("..", "examples", "research-lead.yaml").toString(), "--no-worker", "--id", id,
         "-p", PROMPT);
 

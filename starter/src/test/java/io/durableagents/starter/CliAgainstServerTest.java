@@ -10,7 +10,6 @@ import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -27,6 +26,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The failures that need a Temporal (or something that is not one), through the real command line in
@@ -41,8 +41,8 @@ import org.junit.jupiter.api.Test;
  */
 class CliAgainstServerTest {
   private static Path dir;
-  private static int port;
-  private static Process server;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("cli-against-server");
   private static Process worker;
   private static WorkflowServiceStubs service;
   private static HttpServer web;
@@ -52,18 +52,13 @@ class CliAgainstServerTest {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createDirectories(Path.of("target", "cli-failures"));
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    server = RealDevServer.startFresh(dir, port);
     // a worker without any provider key, slowed so that runs last while the tests look at them
-    Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_ADDRESS", address(),
+    Map<String, String> env = temporal.env(Map.of(
         "DURABLE_AGENTS_RULES_DELAY_MS", "20", "OPENAI_API_KEY", "", "OPENAI_BASE_URL", "",
         "ANTHROPIC_API_KEY", "", "DURABLE_AGENTS_MODEL", "",
         "DURABLE_AGENTS_CHECKPOINT_DIR", dir.resolve("checkpoints").toAbsolutePath().toString()));
     worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker");
-    service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(address()).build());
+    service = temporal.service();
     web = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     web.createContext("/", exchange -> {
       exchange.sendResponseHeaders(200, -1);
@@ -92,19 +87,14 @@ class CliAgainstServerTest {
     if (silent != null) {
       silent.close();
     }
-    if (service != null) {
-      service.shutdownNow();
-    }
-    for (Process p : new Process[] {worker, server}) {
-      if (p != null) {
-        p.destroy();
-        p.waitFor(30, TimeUnit.SECONDS);
-      }
+    if (worker != null) {
+      worker.destroy();
+      worker.waitFor(30, TimeUnit.SECONDS);
     }
   }
 
   private static String address() {
-    return "127.0.0.1:" + port;
+    return temporal.address();
   }
 
   /** A finished command: its exit code and what it printed (stdout then stderr). */
@@ -152,7 +142,7 @@ class CliAgainstServerTest {
   }
 
   private static Result onServer(String name, String... args) throws Exception {
-    return run(name, Map.of("TEMPORAL_ADDRESS", address()), args);
+    return run(name, temporal.env(), args);
   }
 
   private static void assertClear(Result r, int exitCode, String firstLine) {
@@ -174,7 +164,7 @@ class CliAgainstServerTest {
 
   private static WorkflowExecutionStatus status(String id) {
     return service.blockingStub().describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
-        .setNamespace("default").setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build())
+        .setNamespace(temporal.name()).setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build())
         .getWorkflowExecutionInfo().getStatus();
   }
 
@@ -251,7 +241,7 @@ class CliAgainstServerTest {
     assertEquals(0, sim.exitCode(), sim.out() + sim.err());
     try {
       // the SDK's blocking call would wait for the simulation's result: for as long as it runs
-      Process p = start("agent-dup", Map.of("TEMPORAL_ADDRESS", address()), "agent", "--no-worker", "--id",
+      Process p = start("agent-dup", temporal.env(), "agent", "--no-worker", "--id",
           "cli-agent-dup", "-p", "What is 2 + 3?");
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly().waitFor();
@@ -366,7 +356,7 @@ class CliAgainstServerTest {
     while (true) {
       Map<String, io.temporal.api.workflow.v1.WorkflowExecutionInfo> found = new java.util.TreeMap<>();
       for (io.temporal.api.workflow.v1.WorkflowExecutionInfo info : service.blockingStub().listWorkflowExecutions(
-          io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest.newBuilder().setNamespace("default")
+          io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest.newBuilder().setNamespace(temporal.name())
               .setPageSize(1000).setQuery("WorkflowType = 'Simulation'" + (query.isEmpty() ? "" : " AND " + query))
               .build()).getExecutionsList()) {
         if (info.getExecution().getWorkflowId().startsWith(prefix)) {
@@ -422,7 +412,7 @@ class CliAgainstServerTest {
     assertEquals(1, forkRows.size(), list.out());
     assertTrue(forkRows.get(0).matches("cli-attrs-fork\\s+completed\\s+epstein\\s+cot\\s+.+\\s2"), forkRows.get(0));
     io.durableagents.starter.view.ViewActions.SimulationRow row = io.durableagents.starter.view.ViewActions
-        .simulations(service, "default", 100).stream().filter(r -> r.id().equals("cli-attrs-fork")).findFirst()
+        .simulations(service, temporal.name(), 100).stream().filter(r -> r.id().equals("cli-attrs-fork")).findFirst()
         .orElseThrow();
     assertEquals("epstein", row.scenario(), row.toString());
     assertEquals("cot", row.strategy(), row.toString());
@@ -528,7 +518,7 @@ class CliAgainstServerTest {
 
   @Test
   void ctrlCInSimulateDetachesAndTheRunGoesOn() throws Exception {
-    Process p = start("interrupt-simulate", Map.of("TEMPORAL_ADDRESS", address()),
+    Process p = start("interrupt-simulate", temporal.env(),
         "simulate", "--steps", "400", "--progress", "lines");
     String id = awaitStarted("interrupt-simulate", p);
     interrupt(p);
@@ -538,11 +528,13 @@ class CliAgainstServerTest {
     assertTrue(r.err().contains("simulate: detached; the run goes on: attach " + id), r.err());
     CliFailuresTest.assertNoTrace(new CliFailuresTest.Run(r.exitCode(), r.out(), r.err()));
     assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, status(id));
+    // a 400-step run left going would take the worker from the other tests' runs
+    assertEquals(0, onServer("interrupt-simulate-stop", "stop", id).exitCode());
   }
 
   @Test
   void ctrlCInDemoStopsItsWorkerAndLeavesNoProcess() throws Exception {
-    Process p = start("interrupt-demo", Map.of("TEMPORAL_ADDRESS", address()),
+    Process p = start("interrupt-demo", temporal.env(),
         "demo", "--steps", "400", "--progress", "lines");
     String id = awaitStarted("interrupt-demo", p);
     List<ProcessHandle> children = p.descendants().toList();
@@ -559,13 +551,15 @@ class CliAgainstServerTest {
       Thread.sleep(100);
     }
     assertFalse(children.stream().anyMatch(ProcessHandle::isAlive), "demo left " + children);
+    // the run stays; this class's worker would take it up
+    assertEquals(0, onServer("interrupt-demo-stop", "stop", id).exitCode());
   }
 
   /** Waits until a worker has completed the run's first workflow task: before, a query is not answered. */
   private static void awaitFirstWorkflowTask(String id) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (service.blockingStub().describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
-        .setNamespace("default").setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build())
+        .setNamespace(temporal.name()).setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build())
         .getWorkflowExecutionInfo().getHistoryLength() < 4) {
       assertTrue(System.nanoTime() < deadline, id + ": no workflow task completed within 60 s");
       Thread.sleep(100);

@@ -13,12 +13,8 @@ import io.durableagents.workflows.simulation.SimulationProgress;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.WorkflowExecutionHistory;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.File;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,10 +24,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Separate processes, as a user runs them: the embedded dev server, workers and the starter CLI. The
@@ -40,59 +36,32 @@ import org.junit.jupiter.api.Test;
  * tool call that had completed may have run again.
  */
 class EndToEndTest {
-  private static final int STEPS = 12;
+  /** Enough steps for a kill a third of the way in to land mid-run (the run's length is not the point). */
+  private static final int STEPS = 6;
   private static final long SEED = 7;
 
   private static Path dir;
-  private static int port;
-  private static Process server;
-  private static final List<Process> workers = new ArrayList<>();
-  private static WorkflowServiceStubs service;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("end-to-end");
   private static WorkflowClient client;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e"));
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    server = RealDevServer.startFresh(dir, port);
-    service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
-    client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
+    client = temporal.client();
   }
 
   @AfterEach
   void stopWorkers() throws InterruptedException {
-    // a worker left polling would take the next test's tasks and write to the wrong journal
-    for (Process w : workers) {
-      w.destroyForcibly().waitFor();
-    }
-    workers.clear();
-  }
-
-  @AfterAll
-  static void stopAll() throws InterruptedException {
-    for (Process w : workers) {
-      w.destroyForcibly();
-    }
-    if (service != null) {
-      service.shutdownNow();
-    }
-    if (server != null) {
-      RealDevServer.stop(server);
-    }
-  }
-
-  private static Map<String, String> env(Path journal) {
-    return Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
-        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
+    // a worker left polling would take the next test's tasks and write to the wrong journal; a run a failed
+    // test left open would be taken by the next test's workers and land in its journal
+    temporal.stopProcesses();
+    temporal.terminateOpenRuns();
   }
 
   private static Process worker(String name, Path journal) {
-    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), env(journal), "worker");
-    workers.add(p);
-    return p;
+    return temporal.start("384m", dir.resolve(name + ".log"),
+        Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
   }
 
   /**
@@ -102,7 +71,7 @@ class EndToEndTest {
    */
   private static String starter(String... args) throws Exception {
     Path log = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log");
-    CliFailuresTest.Run r = CliFailuresTest.run(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    CliFailuresTest.Run r = CliFailuresTest.run(temporal.env(), args);
     String text = r.out() + r.err();
     Files.writeString(log, text);
     assertEquals(0, r.exitCode(), text);
@@ -112,7 +81,7 @@ class EndToEndTest {
   private static String starterProcess(String... args) throws Exception {
     File out = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log").toFile();
     Files.deleteIfExists(out.toPath());
-    Process p = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    Process p = ChildProcesses.start("256m", out, temporal.env(), args);
     assertTrue(p.waitFor(600, TimeUnit.SECONDS), "the starter did not finish: " + out);
     String text = Files.readString(out.toPath());
     assertEquals(0, p.exitValue(), text);
@@ -187,7 +156,8 @@ class EndToEndTest {
    */
   @Test
   void aWorkerKilledInTheMiddleOfTtlPlansResumesAtTheExactRemainingStep() throws Exception {
-    int steps = 12;
+    // plans made at steps 1, 4 and 7: the kill at step 5 lands mid-plan, with steps left after it
+    int steps = 8;
     String[] run = {"simulate", "--strategy", "rewoo", "--ttl", "3", "--steps", Integer.toString(steps),
         "--seed", "5"};
     Path refJournal = dir.resolve("journal-ttl-ref.log");
@@ -238,16 +208,16 @@ class EndToEndTest {
   }
 
   /**
-   * A long run that continues as new every 5 steps, with long-term memory (LLM consolidations in the
+   * A long run that continues as new every 3 steps, with long-term memory (LLM consolidations in the
    * simulation workflow itself): the worker is killed after the second continue-as-new and the run ends
    * exactly as an undisturbed one; no completed call runs again. Then a run is steered from the CLI:
    * pause, world, agent-state, resume, stop, and attach with the CSV and the chart.
    */
   @Test
   void aLongRunContinuedAsNewSurvivesAKillAndIsSteeredFromTheCli() throws Exception {
-    int steps = 10;
-    int runs = steps / 5;
-    String[] run = {"simulate", "--steps", Integer.toString(steps), "--seed", "7", "--continue-as-new-every", "5", "--memory", "long-term", "--memory-capacity", "2",
+    int steps = 6;
+    int runs = steps / 3;
+    String[] run = {"simulate", "--steps", Integer.toString(steps), "--seed", "7", "--continue-as-new-every", "3", "--memory", "long-term", "--memory-capacity", "2",
         "--progress", "lines", "--max-concurrent-agents", "4"};
     Path refJournal = dir.resolve("journal-can-ref.log");
     Path crashJournal = dir.resolve("journal-can-crash.log");
@@ -306,7 +276,7 @@ class EndToEndTest {
     String described = starter("describe", "e2e-can-ref");
     assertTrue(described.contains(" events in " + runs + " runs (continued as new; ") && described.contains("Strategies:    cot, model rules"),
         described);
-    System.out.printf("continue-as-new every 5: kill -9 after %d of %d calls, %d calls retried in flight, "
+    System.out.printf("continue-as-new every 3: kill -9 after %d of %d calls, %d calls retried in flight, "
         + "history events per run %s%n", callsAtKill, referenceCalls, retried,
         CompletedActivities.runsById(client, "e2e-can-crash").values().stream().map(h -> h.getEvents().size()).toList());
 

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The view's experiment page in headless Chromium, on Temporal's real dev server with a worker in this
@@ -41,8 +42,8 @@ import org.junit.jupiter.api.Test;
  */
 class ExperimentViewBrowserTest {
   private static Path dir;
-  private static int port;
-  private static Process server;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("experiment-view-browser");
   private static WorkerFactory worker;
   private static WorkflowClient client;
   private static WorkflowServiceStubs service;
@@ -53,15 +54,13 @@ class ExperimentViewBrowserTest {
   static void start() throws Exception {
     RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "experiment-view"));
-    port = RealDevServer.freePort();
     browser = HeadlessChromium.start(dir);
-    server = RealDevServer.startFresh(dir, port);
-    String address = "127.0.0.1:" + port;
-    TemporalConnection connection = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address));
+    String address = temporal.address();
+    TemporalConnection connection = TemporalConnection.fromEnvironment(temporal.env());
     service = TemporalCheck.connect(connection);
     client = connection.client(service);
     DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
-        .configureFromEnvironment(Map.of("TEMPORAL_ADDRESS", address, "DURABLE_AGENTS_RULES_DELAY_MS", "20"))
+        .configureFromEnvironment(temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "20")))
         .configureFromClasspath().build();
     worker = WorkerFactory.newInstance(connection.client(service, "experiment-view-worker", plugin));
     worker.start();
@@ -83,7 +82,6 @@ class ExperimentViewBrowserTest {
     if (service != null) {
       service.shutdownNow();
     }
-    RealDevServer.stop(server);
   }
 
   private static ExperimentWorkflow experiment(String id) {

@@ -8,17 +8,14 @@ import io.durableagents.devserver.LocalTemporal;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.temporal.client.WorkflowClient;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Large simulations on Temporal's real dev server (the Temporal CLI's {@code server start-dev}), whose
@@ -32,7 +29,9 @@ class LargeSimulationIT {
   private static final int AGENTS = 1000;
   private final List<Process> started = new ArrayList<>();
   private Path dir;
-  private int port;
+  /** The real server's limits are the same in a namespace of its own on the shared dev server. */
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("large-simulation");
 
   @AfterEach
   void stopAll() throws InterruptedException {
@@ -41,23 +40,15 @@ class LargeSimulationIT {
 
   private void run(String name, String... args) throws Exception {
     Path out = dir.resolve(name + ".log");
-    Process p = ChildProcesses.start("512m", out.toFile(), Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    Process p = ChildProcesses.start("512m", out.toFile(), temporal.env(), args);
     assertTrue(p.waitFor(900, TimeUnit.SECONDS), name + " did not finish; see " + out);
     assertEquals(0, p.exitValue(), name + ": " + Files.readString(out));
   }
 
   @Test
   void everyAgentAtOnceRunsOnARealServerInBothShapes() throws Exception {
-    Path cli = RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "large-simulation-it"));
-    Path db = dir.resolve("temporal.db");
-    Files.deleteIfExists(db);
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    started.add(RealDevServer.start(cli, db, port, RealDevServer.freePort(), dir.resolve("dev-server.log")));
-    started.add(ChildProcesses.start("2g", dir.resolve("worker.log").toFile(),
-        Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), "worker"));
+    started.add(ChildProcesses.start("2g", dir.resolve("worker.log").toFile(), temporal.env(), "worker"));
 
     int cops = AGENTS / 5;
     String[] world = {"simulate", "--steps", "1", "--seed", "5", "--strategy", "cot", "--progress", "lines",
@@ -69,20 +60,14 @@ class LargeSimulationIT {
         "--max-concurrent-agents", all));
     run("all-steps", PersistentDevServerIT.concat(world, "--id", "large-all-steps", "--max-concurrent-agents", all));
 
-    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
-    try {
-      WorkflowClient client = WorkflowClient.newInstance(service);
-      SimulationResult reference = client.newUntypedWorkflowStub("large-default").getResult(SimulationResult.class);
-      for (String id : List.of("large-all-groups", "large-all-steps")) {
-        SimulationResult r = client.newUntypedWorkflowStub(id).getResult(SimulationResult.class);
-        assertEquals(reference.perStep(), r.perStep(), id);
-        assertEquals(reference.finalCounts(), r.finalCounts(), id);
-        assertEquals(reference.llmCalls(), r.llmCalls(), id);
-        assertEquals(AGENTS, r.agentSteps(), id);
-      }
-    } finally {
-      service.shutdownNow();
+    WorkflowClient client = temporal.client();
+    SimulationResult reference = client.newUntypedWorkflowStub("large-default").getResult(SimulationResult.class);
+    for (String id : List.of("large-all-groups", "large-all-steps")) {
+      SimulationResult r = client.newUntypedWorkflowStub(id).getResult(SimulationResult.class);
+      assertEquals(reference.perStep(), r.perStep(), id);
+      assertEquals(reference.finalCounts(), r.finalCounts(), id);
+      assertEquals(reference.llmCalls(), r.llmCalls(), id);
+      assertEquals(AGENTS, r.agentSteps(), id);
     }
   }
 }

@@ -66,6 +66,22 @@ class LostRunTest {
     return p;
   }
 
+  /**
+   * {@code durable-agents <args>} in this JVM (a JVM per command cost this class a minute on two cores), for
+   * the commands that end by themselves; {@code attach} and {@code agent}, which wait while the server is
+   * killed under them, run in processes of their own ({@link #cli}).
+   */
+  private CliAgainstServerTest.Result inProcess(String name, String... args) throws Exception {
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("DURABLE_AGENTS_DEBUG", null);
+    env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+    env.put("DURABLE_AGENTS_CHECKPOINT_DIR", checkpoints().toString());
+    CliFailuresTest.Run r = CliFailuresTest.run(env, args);
+    Files.writeString(dir.resolve(name + ".out"), r.out());
+    Files.writeString(dir.resolve(name + ".err"), r.err());
+    return new CliAgainstServerTest.Result(r.exitCode(), r.out(), r.err());
+  }
+
   private CliAgainstServerTest.Result finish(String name, Process p) throws Exception {
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), name + " did not finish");
     return new CliAgainstServerTest.Result(p.exitValue(), Files.readString(dir.resolve(name + ".out")),
@@ -122,8 +138,8 @@ class LostRunTest {
             "DURABLE_AGENTS_CHECKPOINT_DIR", checkpoints().toString()), "worker");
     started.add(worker);
     String id = "lost-run";
-    CliAgainstServerTest.Result sim = finish("simulate", cli("simulate", "simulate", "--steps", "400", "--no-wait",
-        "--id", id, "--checkpoint-every", "2"));
+    CliAgainstServerTest.Result sim = inProcess("simulate", "simulate", "--steps", "400", "--no-wait",
+        "--id", id, "--checkpoint-every", "2");
     assertEquals(0, sim.exitCode(), sim.out() + sim.err());
     Process attach = cli("attach", "attach", id, "--progress", "lines");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -146,16 +162,16 @@ class LostRunTest {
     server();
     String gone = "'lost-run' on 127.0.0.1:" + port
         + ": no such run; this is the in-memory Temporal, which forgets every run when it restarts";
-    CliAgainstServerTest.Result again = finish("attach-again", cli("attach-again", "attach", id));
+    CliAgainstServerTest.Result again = inProcess("attach-again", "attach", id);
     assertEquals(Failures.NOT_FOUND, again.exitCode(), again.out() + again.err());
     assertEquals("attach: " + gone, again.firstErrLine());
     Path last = new DirectoryCheckpointStore(checkpoints()).latest(id).orElseThrow();
     assertTrue(again.err().contains("Its last checkpoint is " + last + ": 'simulate --from-checkpoint " + last),
         again.err());
-    CliAgainstServerTest.Result describe = finish("describe", cli("describe", "describe", id));
+    CliAgainstServerTest.Result describe = inProcess("describe", "describe", id);
     assertEquals(Failures.NOT_FOUND, describe.exitCode(), describe.out() + describe.err());
     assertEquals("describe: " + gone, describe.firstErrLine());
-    CliAgainstServerTest.Result list = finish("list", cli("list", "list"));
+    CliAgainstServerTest.Result list = inProcess("list", "list");
     assertEquals(0, list.exitCode(), list.err());
     assertTrue(list.out().contains("No simulation runs on 127.0.0.1:" + port
         + ". This is the in-memory Temporal: it forgets every run when it restarts"), list.out());
@@ -163,14 +179,14 @@ class LostRunTest {
     // the way back: the run goes on from its last checkpoint, under its own id, and ends as an undisturbed run
     int step = new DirectoryCheckpointStore(checkpoints()).load(last.toString()).step();
     String steps = Integer.toString(step + 4);
-    CliAgainstServerTest.Result resumed = finish("resumed", cli("resumed", "simulate", "--from-checkpoint",
-        last.toString(), "--steps", steps, "--progress", "lines", "--csv", dir.resolve("resumed.csv").toString()));
+    CliAgainstServerTest.Result resumed = inProcess("resumed", "simulate", "--from-checkpoint",
+        last.toString(), "--steps", steps, "--progress", "lines", "--csv", dir.resolve("resumed.csv").toString());
     assertEquals(0, resumed.exitCode(), resumed.out() + resumed.err());
     assertTrue(resumed.out().contains("Started lost-run on"), resumed.out());
     assertTrue(resumed.out().contains("going on after step " + step + " of lost-run (checkpoint " + last + ")"),
         resumed.out());
-    CliAgainstServerTest.Result reference = finish("reference", cli("reference", "simulate", "--id", "reference",
-        "--steps", steps, "--progress", "lines", "--csv", dir.resolve("reference.csv").toString()));
+    CliAgainstServerTest.Result reference = inProcess("reference", "simulate", "--id", "reference",
+        "--steps", steps, "--progress", "lines", "--csv", dir.resolve("reference.csv").toString());
     assertEquals(0, reference.exitCode(), reference.out() + reference.err());
     assertEquals(Files.readString(dir.resolve("reference.csv")), Files.readString(dir.resolve("resumed.csv")));
     // only the steps after the checkpoint ran again: the resumed run started agent steps of those alone

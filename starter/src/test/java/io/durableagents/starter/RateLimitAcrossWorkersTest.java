@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code DURABLE_AGENTS_LLM_RATE_LIMIT} across workers, on Temporal's real dev server: each worker spaces
@@ -28,6 +29,9 @@ import org.junit.jupiter.api.Test;
  */
 class RateLimitAcrossWorkersTest {
   private static final int LIMIT = 4;
+  /** A namespace of its own on the shared dev server: the rate is its LLM task queue's alone. */
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("rate-limit-across-workers");
   private final List<Process> started = new ArrayList<>();
 
   @AfterEach
@@ -38,19 +42,16 @@ class RateLimitAcrossWorkersTest {
   @Test
   void twoWorkersTogetherKeepToTheTaskQueuesRate() throws Exception {
     Path dir = Files.createDirectories(Path.of("target", "rate-limit-across-workers"));
-    int port = RealDevServer.freePort();
-    started.add(RealDevServer.startFresh(dir, port));
     Path journal = dir.resolve("journal.log");
     Files.deleteIfExists(journal);
-    Map<String, String> env = Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
-        WorkerSettings.LLM_RATE_LIMIT, Integer.toString(LIMIT),
-        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
+    Map<String, String> env = temporal.env(Map.of(WorkerSettings.LLM_RATE_LIMIT, Integer.toString(LIMIT),
+        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()));
     for (int i = 1; i <= 2; i++) {
       started.add(ChildProcesses.start("256m", dir.resolve("worker-" + i + ".log").toFile(), env, "worker"));
     }
     Path out = dir.resolve("simulate.log");
     Files.deleteIfExists(out);
-    Process sim = ChildProcesses.start("256m", out.toFile(), Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
+    Process sim = ChildProcesses.start("256m", out.toFile(), temporal.env(),
         "simulate", "--id", "rate-limited", "--steps", "2", "--citizens", "24", "--cops", "6",
         "--progress", "lines");
     started.add(sim);

@@ -19,7 +19,6 @@ import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,23 +37,30 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Three worker processes share a 1,000-agent simulation on Temporal's real dev server (the Temporal
- * CLI's, started as a user starts it): the histories show workflow and activity tasks taken by each
- * worker's identity. One of them, the one running the simulation's own workflow, is killed with {@code
+ * Three worker processes share a 500-agent simulation ({@link #AGENTS}) on Temporal's real dev server (the
+ * Temporal CLI's, started as a user starts it; {@link SharedDevServer}, in a namespace of its own): the
+ * histories show workflow and activity tasks taken by each worker's identity. One of them, the one running the simulation's own workflow, is killed with {@code
  * kill -9} in the middle of the run; the other two finish it with the result of the same seed on a single
  * worker, and no call that had completed runs again. Prints how long the survivors took to pick up
  * what the killed worker left behind.
  */
 class SeveralWorkersTest {
-  private static final int AGENTS = 1000;
+  /**
+   * 500 agents, ten groups a step, which all three workers take: the build's size (the behaviour does not
+   * depend on it). {@code -Ddurableagents.severalWorkers.agents=1000} runs the size the measurements in
+   * docs/operations.md were taken at.
+   */
+  private static final int AGENTS = Integer.getInteger("durableagents.severalWorkers.agents", 500);
   private static final int STEPS = 2;
   private static final String NAMED_IDENTITY = "worker-b@several-workers-test";
 
   private final List<Process> started = new ArrayList<>();
   private Path dir;
-  private int port;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("several-workers");
 
   @AfterEach
   void stopAll() throws InterruptedException {
@@ -68,107 +74,102 @@ class SeveralWorkersTest {
     dir = Files.createDirectories(Path.of("target", "several-workers"));
     Path journal = dir.resolve("journal.log");
     Files.deleteIfExists(journal);
-    port = RealDevServer.freePort();
-    started.add(RealDevServer.startFresh(dir, port));
-    WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
-    try {
-      WorkflowClient client = WorkflowClient.newInstance(service);
-      int cops = AGENTS / 5;
-      String[] run = {"simulate", "--steps", Integer.toString(STEPS), "--seed", "3", "--progress", "lines",
-          "--citizens", Integer.toString(AGENTS - cops), "--cops", Integer.toString(cops),
-          "--width", "100", "--height", "100", "--vision", "2", "--agents-per-workflow", "50",
-          "--max-concurrent-agents", Integer.toString(AGENTS)};
+    WorkflowServiceStubs service = temporal.service();
+    WorkflowClient client = temporal.client();
+    int cops = AGENTS / 5;
+    // one agent in ten cells, whatever the size (100 x 100 for 1,000 agents)
+    String side = Long.toString(Math.round(Math.sqrt(AGENTS * 10.0)));
+    String[] run = {"simulate", "--steps", Integer.toString(STEPS), "--seed", "3", "--progress", "lines",
+        "--citizens", Integer.toString(AGENTS - cops), "--cops", Integer.toString(cops),
+        "--width", side, "--height", side, "--vision", "2", "--agents-per-workflow", "50",
+        "--max-concurrent-agents", Integer.toString(AGENTS)};
 
-      // 1. the reference: the same seed on a single worker
-      Map<String, Process> byIdentity = new LinkedHashMap<>();
-      worker("worker-a", journal, null, service, byIdentity);
-      long referenceStart = System.nanoTime();
-      simulate(PersistentDevServerIT.concat(run, "--id", "several-ref"));
-      Duration referenceTook = Duration.ofNanos(System.nanoTime() - referenceStart);
-      SimulationResult reference = client.newUntypedWorkflowStub("several-ref").getResult(SimulationResult.class);
-      int referenceLines = lines(journal);
-      long referenceCalls = CompletedActivities.doneInJournal(journal, 0);
+    // 1. the reference: the same seed on a single worker
+    Map<String, Process> byIdentity = new LinkedHashMap<>();
+    worker("worker-a", journal, null, service, byIdentity);
+    long referenceStart = System.nanoTime();
+    simulate(PersistentDevServerIT.concat(run, "--id", "several-ref"));
+    Duration referenceTook = Duration.ofNanos(System.nanoTime() - referenceStart);
+    SimulationResult reference = client.newUntypedWorkflowStub("several-ref").getResult(SimulationResult.class);
+    int referenceLines = lines(journal);
+    long referenceCalls = CompletedActivities.doneInJournal(journal, 0);
 
-      // 2. three workers; one of them named by DURABLE_AGENTS_WORKER_IDENTITY, two by the default
-      assertEquals(NAMED_IDENTITY, worker("worker-b", journal, NAMED_IDENTITY, service, byIdentity));
-      worker("worker-c", journal, null, service, byIdentity);
-      assertEquals(3, byIdentity.size(), byIdentity.keySet().toString());
-      long crashStart = System.nanoTime();
-      simulate(PersistentDevServerIT.concat(run, "--no-wait", "--id", "several-crash"));
+    // 2. three workers; one of them named by DURABLE_AGENTS_WORKER_IDENTITY, two by the default
+    assertEquals(NAMED_IDENTITY, worker("worker-b", journal, NAMED_IDENTITY, service, byIdentity));
+    worker("worker-c", journal, null, service, byIdentity);
+    assertEquals(3, byIdentity.size(), byIdentity.keySet().toString());
+    long crashStart = System.nanoTime();
+    simulate(PersistentDevServerIT.concat(run, "--no-wait", "--id", "several-crash"));
 
-      // kill mid-run: once every worker ran calls of this run and a third of its calls are done
-      awaitCondition(Duration.ofSeconds(180), "a third of the run with all three workers", () -> {
-        List<String[]> crashLines = journalLines(journal, referenceLines);
-        long done = crashLines.stream().filter(f -> f[1].equals("done")).count();
-        long pids = crashLines.stream().map(f -> f[6]).distinct().count();
-        return pids == 3 && done >= referenceCalls / 3;
-      });
-      // the worker that runs the simulation's own workflow (its sticky queue holds the next task)
-      String simulationHolder = lastWorkflowTaskIdentity(client.fetchHistory("several-crash"));
-      Process victim = byIdentity.get(simulationHolder);
-      assertTrue(victim != null, "the simulation runs on " + simulationHolder + ", not one of " + byIdentity.keySet());
-      long callsAtKill = CompletedActivities.doneInJournal(journal, referenceLines);
-      Instant killedAt = Instant.now();
-      victim.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no goodbye to the server
-      long killNanos = System.nanoTime();
-      assertTrue(callsAtKill < referenceCalls, "the kill must land mid-run: " + callsAtKill + " of "
-          + referenceCalls + " calls done");
+    // kill mid-run: once every worker ran calls of this run and a third of its calls are done
+    awaitCondition(Duration.ofSeconds(180), "a third of the run with all three workers", () -> {
+      List<String[]> crashLines = journalLines(journal, referenceLines);
+      long done = crashLines.stream().filter(f -> f[1].equals("done")).count();
+      long pids = crashLines.stream().map(f -> f[6]).distinct().count();
+      return pids == 3 && done >= referenceCalls / 3;
+    });
+    // the worker that runs the simulation's own workflow (its sticky queue holds the next task)
+    String simulationHolder = lastWorkflowTaskIdentity(client.fetchHistory("several-crash"));
+    Process victim = byIdentity.get(simulationHolder);
+    assertTrue(victim != null, "the simulation runs on " + simulationHolder + ", not one of " + byIdentity.keySet());
+    long callsAtKill = CompletedActivities.doneInJournal(journal, referenceLines);
+    Instant killedAt = Instant.now();
+    victim.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no goodbye to the server
+    long killNanos = System.nanoTime();
+    assertTrue(callsAtKill < referenceCalls, "the kill must land mid-run: " + callsAtKill + " of "
+        + referenceCalls + " calls done");
 
-      SimulationResult crashed = client.newUntypedWorkflowStub("several-crash").getResultAsync(SimulationResult.class)
-          .get(180, TimeUnit.SECONDS);
-      Duration afterKill = Duration.ofNanos(System.nanoTime() - killNanos);
-      Duration crashTook = Duration.ofNanos(System.nanoTime() - crashStart);
+    SimulationResult crashed = client.newUntypedWorkflowStub("several-crash").getResultAsync(SimulationResult.class)
+        .get(180, TimeUnit.SECONDS);
+    Duration afterKill = Duration.ofNanos(System.nanoTime() - killNanos);
+    Duration crashTook = Duration.ofNanos(System.nanoTime() - crashStart);
 
-      // the single-worker result, at every step
-      assertEquals(reference.perStep(), crashed.perStep());
-      assertEquals(reference.finalCounts(), crashed.finalCounts());
-      assertEquals(reference.llmCalls(), crashed.llmCalls());
-      assertEquals(reference.usage(), crashed.usage());
+    // the single-worker result, at every step
+    assertEquals(reference.perStep(), crashed.perStep());
+    assertEquals(reference.finalCounts(), crashed.finalCounts());
+    assertEquals(reference.llmCalls(), crashed.llmCalls());
+    assertEquals(reference.usage(), crashed.usage());
 
-      // no completed call ran again; all three processes ran calls of this run
-      ExecutionJournalCheck.Report report =
-          ExecutionJournalCheck.assertNoCompletedActivityRanAgain(client, "several-crash", journal);
-      assertEquals(3, report.workerProcesses(), report.toString());
+    // no completed call ran again; all three processes ran calls of this run
+    ExecutionJournalCheck.Report report =
+        ExecutionJournalCheck.assertNoCompletedActivityRanAgain(client, "several-crash", journal);
+    assertEquals(3, report.workerProcesses(), report.toString());
 
-      // the histories: each identity took workflow and activity tasks; the killed one none after its kill
-      Tasks tasks = tasks(client, "several-crash");
-      for (String identity : byIdentity.keySet()) {
-        assertTrue(tasks.workflowTasks.getOrDefault(identity, 0) > 0,
-            identity + " took no workflow task: " + tasks.workflowTasks);
-        assertTrue(tasks.activityTasks.getOrDefault(identity, 0) > 0,
-            identity + " took no activity task: " + tasks.activityTasks);
-      }
-      assertEquals(byIdentity.keySet(), tasks.identities(), "only our three workers took tasks");
-      Instant lastByVictim = tasks.lastStarted.get(simulationHolder);
-      // a task the server handed to one of its polls in flight at the kill is recorded as started by it
-      // just after (18 ms seen); it then times out and goes to another worker. Nothing later than that.
-      assertFalse(lastByVictim.isAfter(killedAt.plusSeconds(1)), simulationHolder + " took a task at "
-          + lastByVictim + ", over a second after its kill at " + killedAt);
-      // the simulation's workflow tasks after the kill were taken by the survivors
-      WorkflowExecutionHistory simulation = client.fetchHistory("several-crash");
-      List<String> after = workflowTaskIdentitiesAfter(simulation, killedAt.plusSeconds(1));
-      assertFalse(after.isEmpty(), "the simulation took workflow tasks after the kill");
-      assertFalse(after.contains(simulationHolder), after.toString());
-
-      // what the survivors took over, and when: calls in flight (the journal), workflow tasks timed out
-      Takeover takeover = takeover(journal, referenceLines, killedAt, tasks);
-      System.out.printf("several workers: %d agents x %d steps in groups of 50; reference on one worker %d s; "
-              + "on three workers %d s, with kill -9 of %s (it ran the simulation) after %d of %d calls; the other two "
-              + "finished %d s later%n"
-              + "  tasks per identity: workflow %s, activity %s%n"
-              + "  calls retried because they were in flight: %d; the last one running again %d ms after the kill%n"
-              + "  workflow tasks timed out after the kill: %s; the last one taken by a survivor %d ms after the kill%n"
-              + "  CPU so far: server %d s, workers %s%n"
-              + "  test took %d s%n",
-          AGENTS, STEPS, referenceTook.toSeconds(), crashTook.toSeconds(), simulationHolder, callsAtKill, referenceCalls,
-          afterKill.toSeconds(), new TreeMap<>(tasks.workflowTasks), new TreeMap<>(tasks.activityTasks),
-          report.retriedInFlight(), takeover.lastCallRestartMillis, takeover.timedOut,
-          takeover.lastWorkflowTaskMillis, cpuSeconds(started.get(0)), cpuByIdentity(byIdentity),
-          Duration.ofNanos(System.nanoTime() - testStart).toSeconds());
-    } finally {
-      service.shutdownNow();
+    // the histories: each identity took workflow and activity tasks; the killed one none after its kill
+    Tasks tasks = tasks(client, "several-crash");
+    for (String identity : byIdentity.keySet()) {
+      assertTrue(tasks.workflowTasks.getOrDefault(identity, 0) > 0,
+          identity + " took no workflow task: " + tasks.workflowTasks);
+      assertTrue(tasks.activityTasks.getOrDefault(identity, 0) > 0,
+          identity + " took no activity task: " + tasks.activityTasks);
     }
+    assertEquals(byIdentity.keySet(), tasks.identities(), "only our three workers took tasks");
+    Instant lastByVictim = tasks.lastStarted.get(simulationHolder);
+    // a task the server handed to one of its polls in flight at the kill is recorded as started by it
+    // just after (18 ms seen); it then times out and goes to another worker. Nothing later than that.
+    assertFalse(lastByVictim.isAfter(killedAt.plusSeconds(1)), simulationHolder + " took a task at "
+        + lastByVictim + ", over a second after its kill at " + killedAt);
+    // the simulation's workflow tasks after the kill were taken by the survivors
+    WorkflowExecutionHistory simulation = client.fetchHistory("several-crash");
+    List<String> after = workflowTaskIdentitiesAfter(simulation, killedAt.plusSeconds(1));
+    assertFalse(after.isEmpty(), "the simulation took workflow tasks after the kill");
+    assertFalse(after.contains(simulationHolder), after.toString());
+
+    // what the survivors took over, and when: calls in flight (the journal), workflow tasks timed out
+    Takeover takeover = takeover(journal, referenceLines, killedAt, tasks);
+    System.out.printf("several workers: %d agents x %d steps in groups of 50; reference on one worker %d s; "
+            + "on three workers %d s, with kill -9 of %s (it ran the simulation) after %d of %d calls; the other two "
+            + "finished %d s later%n"
+            + "  tasks per identity: workflow %s, activity %s%n"
+            + "  calls retried because they were in flight: %d; the last one running again %d ms after the kill%n"
+            + "  workflow tasks timed out after the kill: %s; the last one taken by a survivor %d ms after the kill%n"
+            + "  CPU so far: server (shared by this JVM's classes) %d s, workers %s%n"
+            + "  test took %d s%n",
+        AGENTS, STEPS, referenceTook.toSeconds(), crashTook.toSeconds(), simulationHolder, callsAtKill, referenceCalls,
+        afterKill.toSeconds(), new TreeMap<>(tasks.workflowTasks), new TreeMap<>(tasks.activityTasks),
+        report.retriedInFlight(), takeover.lastCallRestartMillis, takeover.timedOut,
+        takeover.lastWorkflowTaskMillis, cpuSeconds(SharedDevServer.process()), cpuByIdentity(byIdentity),
+        Duration.ofNanos(System.nanoTime() - testStart).toSeconds());
   }
 
   /**
@@ -178,9 +179,9 @@ class SeveralWorkersTest {
    */
   private String worker(String name, Path journal, String identity, WorkflowServiceStubs service,
       Map<String, Process> byIdentity) throws Exception {
-    Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
+    Map<String, String> env = new HashMap<>(temporal.env(Map.of(
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString(),
-        "DURABLE_AGENTS_RULES_DELAY_MS", "100"));
+        "DURABLE_AGENTS_RULES_DELAY_MS", "100")));
     if (identity != null) {
       env.put(WorkerSettings.WORKER_IDENTITY, identity);
     }
@@ -211,13 +212,13 @@ class SeveralWorkersTest {
   /** The identities Temporal lists as polling {@code taskQueue} for {@code type}. */
   private static Set<String> pollers(WorkflowServiceStubs service, String taskQueue, TaskQueueType type) {
     return service.blockingStub().describeTaskQueue(DescribeTaskQueueRequest.newBuilder()
-            .setNamespace("default").setTaskQueue(TaskQueue.newBuilder().setName(taskQueue))
+            .setNamespace(temporal.name()).setTaskQueue(TaskQueue.newBuilder().setName(taskQueue))
             .setTaskQueueType(type).build())
         .getPollersList().stream().map(PollerInfo::getIdentity).collect(Collectors.toSet());
   }
 
   private void simulate(String... args) throws Exception {
-    CliFailuresTest.Run r = CliFailuresTest.run(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    CliFailuresTest.Run r = CliFailuresTest.run(temporal.env(), args);
     String text = r.out() + r.err();
     Files.writeString(dir.resolve("starter-" + args[args.length - 1] + ".log"), text);
     assertEquals(0, r.exitCode(), text);

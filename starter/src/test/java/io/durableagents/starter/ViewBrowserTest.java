@@ -37,6 +37,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code durable-agents view} as a person uses it, in headless Chromium: Temporal's real dev server, a
@@ -55,8 +56,8 @@ class ViewBrowserTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static Path dir;
-  private static int port;
-  private static Process server;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("view-browser");
   private static io.temporal.worker.WorkerFactory worker;
   private static DurableAgentsPlugin replayer;
   private static WorkflowClient client;
@@ -68,15 +69,13 @@ class ViewBrowserTest {
   static void start() throws Exception {
     Path cli = RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "view"));
-    port = RealDevServer.freePort();
     browser = HeadlessChromium.start(dir);
-    server = RealDevServer.startFresh(dir, port);
-    TemporalConnection connection = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address()));
+    TemporalConnection connection = TemporalConnection.fromEnvironment(temporal.env());
     service = TemporalCheck.connect(connection);
     client = connection.client(service);
     // the worker, in this JVM: the built-ins and the rules model as 'worker' has them, and the desk scenario
     DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
-        .configureFromEnvironment(Map.of("TEMPORAL_ADDRESS", address(), "DURABLE_AGENTS_RULES_DELAY_MS", "150"))
+        .configureFromEnvironment(temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "150")))
         .configureFromClasspath()
         .registerScenario(new DeskScenario(), new DeskScenario.Actions())
         .registerTool(new DeskScenario.Stamp())
@@ -104,7 +103,6 @@ class ViewBrowserTest {
     if (service != null) {
       service.shutdownNow();
     }
-    RealDevServer.stop(server);
   }
 
   @Test
@@ -223,13 +221,15 @@ class ViewBrowserTest {
     browser.awaitText("Stop requested: " + SIM);
     browser.open(home);
     browser.awaitText(id.group(1));
+    // the fork would go on for its 200 steps, taking this JVM's worker from the other tests
+    assertEquals(0, cli("stop", id.group(1)).exitCode());
   }
 
   @Test
   void approveEditAndDenyWaitingCallsFromThePage() throws Exception {
     AgentOptions clerk = AgentOptions.newBuilder().setStrategy(Strategy.REACT).setModel("clerk")
         .setApproval(ApprovalOptions.of("stamp")).build();
-    WorkflowClient client = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address())).client(service);
+    WorkflowClient client = TemporalConnection.fromEnvironment(temporal.env()).client(service);
     SimulationWorkflow desk = client.newWorkflowStub(SimulationWorkflow.class,
         WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId("view-desk").build());
     WorkflowClient.start(desk::run, SimulationInput.of(DeskScenario.NAME, 3, 1).withAgentOptions(clerk)
@@ -398,14 +398,14 @@ class ViewBrowserTest {
 
   private static CliFailuresTest.Run cli(String... args) {
     Map<String, String> overlay = new HashMap<>();
-    overlay.put("TEMPORAL_ADDRESS", address());
+    overlay.putAll(temporal.env());
     overlay.put("DURABLE_AGENTS_MODEL", null);
     overlay.put("DURABLE_AGENTS_DEBUG", null);
     return CliFailuresTest.run(overlay, args);
   }
 
   private static String address() {
-    return "127.0.0.1:" + port;
+    return temporal.address();
   }
 
   private static void shot(String name) throws Exception {

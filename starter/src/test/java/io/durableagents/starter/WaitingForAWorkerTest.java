@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A run started on a Temporal where no worker polls is not silent: {@code simulate}, {@code attach} and
@@ -21,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * within seconds that no worker polls, instead of holding its query for over a minute.
  */
 class WaitingForAWorkerTest {
+  /** A namespace of its own on the shared dev server: no other class's worker polls its task queues. */
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("waiting-for-a-worker");
   private final List<Process> started = new ArrayList<>();
   private Path dir;
 
@@ -55,11 +59,10 @@ class WaitingForAWorkerTest {
   @Test
   void simulateAttachAndAgentSayThatNoWorkerPollsAndGoOnWhenOneDoes() throws Exception {
     dir = Files.createDirectories(Path.of("target", "waiting-for-a-worker"));
-    int port = RealDevServer.freePort();
-    started.add(RealDevServer.startFresh(dir, port));
-    Map<String, String> env = Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
+    int port = temporal.port();
+    Map<String, String> env = temporal.env();
     String none = "No worker polls the task queues 'durable-agents' (workflows) and 'durable-agents-llm' (LLM "
-        + "calls) on 127.0.0.1:" + port + " (namespace default).\n  Start one: 'durable-agents worker' in another "
+        + "calls) on 127.0.0.1:" + port + " (namespace " + temporal.name() + ").\n  Start one: 'durable-agents worker' in another "
         + "terminal, with the same TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.";
 
     Process simulate = cli("simulate", env, "simulate", "--id", "no-worker-sim", "--steps", "2", "--progress", "lines");
@@ -83,7 +86,7 @@ class WaitingForAWorkerTest {
     long describeMillis = (System.nanoTime() - describing) / 1_000_000;
     assertEquals(0, described.exitCode(), described.out() + described.err());
     assertTrue(described.out().contains("Progress:      unknown: no worker polls the task queue 'durable-agents' on "
-        + "127.0.0.1:" + port + " (namespace default); the run waits for one ('durable-agents worker'"),
+        + "127.0.0.1:" + port + " (namespace " + temporal.name() + "); the run waits for one ('durable-agents worker'"),
         described.out());
     assertTrue(describeMillis < 5_000, "describe took " + describeMillis + " ms:\n" + described.out());
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.durableagents.starter.Failures;
-import io.durableagents.starter.RealDevServer;
+import io.durableagents.starter.OnSharedDevServer;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.SearchAttributes;
 import io.durableagents.workflows.approval.ApprovalOutcome;
@@ -15,22 +15,17 @@ import io.durableagents.workflows.task.AgentTaskWorkflowImpl;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowStub;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.File;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Human approval end to end, through the real command line and processes: {@code agent
@@ -43,43 +38,19 @@ class ApprovalEndToEndTest {
   private static final TypeReference<List<ToolApproval>> APPROVALS = new TypeReference<>() {};
 
   private static Path dir;
-  private static int port;
-  private static Process server;
-  private static final List<Process> workers = new ArrayList<>();
-  private static WorkflowServiceStubs service;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("approval-end-to-end");
   private static WorkflowClient client;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e-approval"));
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    server = RealDevServer.startFresh(dir, port);
-    service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
-    client = WorkflowClient.newInstance(service, WorkflowClientOptions.newBuilder().build());
-  }
-
-  @AfterAll
-  static void stopAll() throws InterruptedException {
-    for (Process w : workers) {
-      w.destroyForcibly().waitFor();
-    }
-    if (service != null) {
-      service.shutdownNow();
-    }
-    if (server != null) {
-      RealDevServer.stop(server);
-    }
+    client = temporal.client();
   }
 
   private static Process worker(String name, Path journal) {
-    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), Map.of(
-        "TEMPORAL_ADDRESS", "127.0.0.1:" + port,
+    return temporal.start("384m", dir.resolve(name + ".log"), Map.of(
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
-    workers.add(p);
-    return p;
   }
 
   /** A finished command: its exit code and what it printed. */
@@ -88,7 +59,7 @@ class ApprovalEndToEndTest {
   private static Result command(String name, String... args) throws Exception {
     File out = dir.resolve(name + ".log").toFile();
     Files.deleteIfExists(out.toPath());
-    Process p = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
+    Process p = ChildProcesses.start("256m", out, temporal.env(), args);
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), name + " did not finish: " + out);
     return new Result(p.exitValue(), Files.readString(out.toPath()));
   }
@@ -111,7 +82,7 @@ class ApprovalEndToEndTest {
     Process w1 = worker("worker-approval-1", journal);
     File out = dir.resolve("starter-agent.log").toFile();
     Files.deleteIfExists(out.toPath());
-    Process starter = ChildProcesses.start("256m", out, Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
+    Process starter = ChildProcesses.start("256m", out, temporal.env(),
         "agent", "--prompt", "What is 17 * 23?", "--tools", "calculator", "--strategy", "react",
         "--requires-approval", "calculator", "--no-worker", "--id", id);
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.starter.CliFailuresTest;
 import io.durableagents.starter.Failures;
-import io.durableagents.starter.RealDevServer;
+import io.durableagents.starter.OnSharedDevServer;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.experiment.ExperimentResult;
 import io.durableagents.workflows.experiment.ExperimentRunOutcome;
@@ -18,8 +18,6 @@ import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.durableagents.workflows.simulation.StepCounts;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +31,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code sweep} and the commands that take an experiment's id, on the embedded dev server with a worker
@@ -42,8 +41,8 @@ import org.junit.jupiter.api.Test;
  */
 class SweepAgainstServerTest {
   private static Path dir;
-  private static int port;
-  private static Process server;
+  @RegisterExtension
+  static final OnSharedDevServer temporal = new OnSharedDevServer("sweep-against-server");
   private static Process worker;
   private static WorkflowServiceStubs service;
   private static WorkflowClient client;
@@ -51,39 +50,28 @@ class SweepAgainstServerTest {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createDirectories(Path.of("target", "sweep"));
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    server = RealDevServer.startFresh(dir, port);
     // slowed a little, so that a longer experiment is still running while the tests signal it
-    Map<String, String> env = new HashMap<>(Map.of("TEMPORAL_ADDRESS", address(),
-        "DURABLE_AGENTS_RULES_DELAY_MS", "5", "DURABLE_AGENTS_MODEL", ""));
+    Map<String, String> env = temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "5", "DURABLE_AGENTS_MODEL", ""));
     worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker");
-    service = WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(address()).build());
-    client = WorkflowClient.newInstance(service);
+    service = temporal.service();
+    client = temporal.client();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (service != null) {
-      service.shutdownNow();
-    }
-    for (Process p : new Process[] {worker, server}) {
-      if (p != null) {
-        p.destroy();
-        p.waitFor(30, TimeUnit.SECONDS);
-      }
+    if (worker != null) {
+      worker.destroy();
+      worker.waitFor(30, TimeUnit.SECONDS);
     }
   }
 
   private static String address() {
-    return "127.0.0.1:" + port;
+    return temporal.address();
   }
 
   private static CliFailuresTest.Run cli(String name, String... args) throws Exception {
     Map<String, String> env = new HashMap<>();
-    env.put("TEMPORAL_ADDRESS", address());
+    env.putAll(temporal.env());
     env.put("DURABLE_AGENTS_DEBUG", null);
     env.put("DURABLE_AGENTS_MODEL", null);
     CliFailuresTest.Run r = CliFailuresTest.run(env, args);
@@ -322,7 +310,7 @@ class SweepAgainstServerTest {
     Path out = dir.resolve("detach.out");
     Path err = dir.resolve("detach.err");
     ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-    pb.environment().put("TEMPORAL_ADDRESS", address());
+    pb.environment().putAll(temporal.env());
     pb.environment().remove("DURABLE_AGENTS_DEBUG");
     pb.environment().remove("DURABLE_AGENTS_MODEL");
     Process p = pb.start();
