@@ -66,7 +66,7 @@ class AgentStepDispatcherTest {
     }
   }
 
-  private static AgentStepResult answered(AgentStepInput in) {
+  static AgentStepResult answered(AgentStepInput in) {
     return new AgentStepResult(in.agentId(), 1, "done", List.of(), List.of(), null, new TokenUsage(10, 1), 1, 0,
         null, false, false, 0, List.of());
   }

@@ -4,12 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.api.Observation;
-import io.durableagents.workflows.agent.AgentGroupStepInput;
-import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
 import io.durableagents.workflows.agent.AgentStepInput;
-import io.durableagents.workflows.agent.AgentStepResult;
-import io.durableagents.workflows.agent.AgentStepWorkflow;
-import io.durableagents.workflows.llm.TokenUsage;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowOptions;
@@ -18,7 +13,6 @@ import io.temporal.worker.Worker;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -56,26 +50,7 @@ class EventsInFlightTest {
     }
   }
 
-  private static AgentStepResult answered(AgentStepInput in) {
-    return new AgentStepResult(in.agentId(), 1, "done", List.of(), List.of(), null, new TokenUsage(10, 1), 1, 0,
-        null, false, false, 0, List.of());
-  }
-
-  public static class OneAgentStep implements AgentStepWorkflow {
-    @Override
-    public AgentStepResult step(AgentStepInput input) {
-      Workflow.sleep(Duration.ofSeconds(1));
-      return answered(input);
-    }
-  }
-
-  public static class GroupStep implements AgentGroupStepWorkflow {
-    @Override
-    public List<AgentStepResult> steps(AgentGroupStepInput input) {
-      Workflow.sleep(Duration.ofSeconds(1));
-      return input.agents().stream().map(EventsInFlightTest::answered).toList();
-    }
-  }
+  // the agent and group step workflows: AgentStepDispatcherTest's stand-ins (each answers after 1 s)
 
   private TestWorkflowEnvironment env;
 
@@ -83,7 +58,8 @@ class EventsInFlightTest {
   void setUp() {
     env = TestWorkflowEnvironment.newInstance();
     Worker worker = env.newWorker(QUEUE);
-    worker.registerWorkflowImplementationTypes(StepProbeImpl.class, OneAgentStep.class, GroupStep.class);
+    worker.registerWorkflowImplementationTypes(StepProbeImpl.class, AgentStepDispatcherTest.OneAgentStep.class,
+        AgentStepDispatcherTest.GroupStep.class);
     env.start();
   }
 

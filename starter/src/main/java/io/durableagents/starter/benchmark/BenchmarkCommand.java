@@ -279,6 +279,21 @@ public final class BenchmarkCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * {@code --warmup-agent-steps} per shape of {@code --agents-per-workflow}, on 200 agents (fewer when all rows
+   * are smaller), unmeasured; with 0, only the small run that loads the classes. Its ids start with
+   * {@code idPrefix}.
+   */
+  void warmUp(String idPrefix) {
+    int n = warmupAgentSteps == 0 ? 20
+        : Math.max(20, Math.min(200, agents.stream().mapToInt(Integer::intValue).max().orElse(200)));
+    int warmSteps = Math.max(3, (int) Math.ceil((double) warmupAgentSteps / n));
+    for (int perWorkflow : agentsPerWorkflow) {
+      runSimulation(simulationInput(n, warmSteps, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
+          idPrefix + System.nanoTime());
+    }
+  }
+
   /** An Epstein simulation of {@code n} agents (a fifth of them cops) on a grid sized to them, with the rules model. */
   SimulationInput simulationInput(int n, int simSteps, int latencyMs, Strategy s, int ttl) {
     int side = Math.max(10, (int) Math.ceil(Math.sqrt(2.0 * n)));

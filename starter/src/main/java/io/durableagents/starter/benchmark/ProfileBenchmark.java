@@ -102,7 +102,7 @@ final class ProfileBenchmark {
     BenchmarkWorker worker = BenchmarkWorker.start(bench, "profile-" + kind.label + "-" + w.label + "-"
         + System.nanoTime(), ChildProcesses.javaBinary(), env);
     try {
-      warmUp();
+      bench.warmUp("bench-profile-warm-");
       for (int perWorkflow : bench.agentsPerWorkflow) {
         for (int n : bench.agents) {
           ProfileRow row = new ProfileRow(kind, w, n, perWorkflow);
@@ -214,17 +214,6 @@ final class ProfileBenchmark {
     bench.server = BenchmarkServer.start(kind, bench.serverHeap == null ? "2g" : bench.serverHeap, bench.logs, cli, env);
     bench.port = bench.server.port;
     bench.connect();
-  }
-
-  /** {@code --warmup-agent-steps} per shape, on 200 agents (fewer when all rows are smaller), unmeasured. */
-  private void warmUp() {
-    int n = bench.warmupAgentSteps == 0 ? 20
-        : Math.max(20, Math.min(200, bench.agents.stream().mapToInt(Integer::intValue).max().orElse(200)));
-    int warmSteps = Math.max(3, (int) Math.ceil((double) bench.warmupAgentSteps / n));
-    for (int perWorkflow : bench.agentsPerWorkflow) {
-      bench.runSimulation(bench.simulationInput(n, warmSteps, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
-          "bench-profile-warm-" + System.nanoTime());
-    }
   }
 
   /**

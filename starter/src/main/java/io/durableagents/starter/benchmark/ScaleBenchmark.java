@@ -112,7 +112,7 @@ final class ScaleBenchmark {
                   stack = new ScaleStack(BenchmarkWorker.start(bench, "scale-" + javaLabel(configuration.java())
                       .replaceAll("[^A-Za-z0-9]", "") + "-" + configuration.sticky() + "-" + configuration.pollers()
                       + "-" + System.nanoTime(), configuration.java(), configuration.env()));
-                  warmUp();
+                  bench.warmUp("bench-scale-warm-");
                 }
                 BenchmarkWorker worker = stack.worker;
                 worker.resetSamples();
@@ -292,18 +292,6 @@ final class ScaleBenchmark {
 
     ScaleStack(BenchmarkWorker worker) {
       this.worker = worker;
-    }
-  }
-
-  /** {@code --warmup-agent-steps} per shape, on 200 agents (fewer when all rows are smaller). */
-  private void warmUp() {
-    // --warmup-agent-steps 0: only the small run that loads the classes, as before the warm-up existed
-    int n = bench.warmupAgentSteps == 0 ? 20
-        : Math.max(20, Math.min(200, bench.agents.stream().mapToInt(Integer::intValue).max().orElse(200)));
-    int warmSteps = Math.max(3, (int) Math.ceil((double) bench.warmupAgentSteps / n));
-    for (int perWorkflow : bench.agentsPerWorkflow) {
-      bench.runSimulation(bench.simulationInput(n, warmSteps, 0, Strategy.COT, 1).withAgentsPerWorkflow(perWorkflow),
-          "bench-scale-warm-" + System.nanoTime());
     }
   }
 }
