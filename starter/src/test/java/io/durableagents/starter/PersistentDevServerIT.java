@@ -81,7 +81,7 @@ class PersistentDevServerIT {
     port = RealDevServer.freePort();
     Process server = devServer(cli, db, 1);
     started.add(ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), Map.of(
-        "TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "20",
+        "TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "100",
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker"));
     String[] run = {"simulate", "--steps", "8", "--seed", "11", "--continue-as-new-every", "3", "--progress", "lines"};
     starter("reference", concat(run, "--id", "pds-ref"));

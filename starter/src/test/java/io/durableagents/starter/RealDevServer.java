@@ -48,9 +48,7 @@ public final class RealDevServer {
         Integer.toString(port), "--ui-port", Integer.toString(uiPort), "--db-file", db.toString(),
         "--temporal-cli", cli.toString(), "--sqlite-pragma", "synchronous=off"));
     args.addAll(List.of(extraArgs));
-    // the JVM only starts the Temporal CLI's server and watches it: start it fast rather than compile it well
-    Process p = ChildProcesses.start("256m", log.toFile(),
-        Map.of(ChildProcesses.CHILD_JVM_OPTIONS, "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"), args.toArray(String[]::new));
+    Process p = ChildProcesses.start("256m", log.toFile(), Map.of(), args.toArray(String[]::new));
     List<String> said = LocalStack.awaitAnnouncement(log, from, p, 120_000);
     assertTrue(said != null && said.get(said.size() - 1).startsWith("Temporal dev server"),
         "the dev server did not start: " + Files.readString(log));
