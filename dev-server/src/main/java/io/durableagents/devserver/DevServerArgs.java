@@ -21,15 +21,28 @@ final class DevServerArgs {
    * eager LLM call ({@code DURABLE_AGENTS_EAGER_LLM_CALLS}), goes back to the worker with its answer to the
    * workflow task instead of through the task queue: one round trip and one database write fewer.
    */
-  static final List<String> DYNAMIC_CONFIG = List.of("--dynamic-config-value",
-      "system.enableActivityEagerExecution=true");
+  static final Map<String, String> DYNAMIC_CONFIG = dynamicConfigDefaults();
 
   /**
-   * What the dev server is given beyond the SDK's own flags: {@link #DYNAMIC_CONFIG}, our search
-   * attributes, the UI's codec server.
+   * {@code history.eventsCacheMaxSizeBytes}: the history service's cache of recent events, 512 KiB per
+   * shard in Temporal's server, and the dev server has one shard: with more than a few workflows running
+   * at once (a simulation's group steps, its agent steps' workflows) each workflow task's new events fell
+   * out of it and were read back from SQLite ({@code ReadHistoryBranch}); 64 MiB keeps them.
+   */
+  private static Map<String, String> dynamicConfigDefaults() {
+    Map<String, String> defaults = new java.util.LinkedHashMap<>();
+    defaults.put("system.enableActivityEagerExecution", "true");
+    defaults.put("history.eventsCacheMaxSizeBytes", Integer.toString(64 * 1024 * 1024));
+    return java.util.Collections.unmodifiableMap(defaults);
+  }
+
+  /**
+   * What the dev server is given beyond the SDK's own flags: our search attributes, the UI's codec server,
+   * the SQLite pragmas ({@link LocalTemporal#DEFAULT_SQLITE_PRAGMAS} under the settings' own), the dynamic
+   * configuration ({@link #DYNAMIC_CONFIG} under the settings' own).
    */
   static List<String> extraArgs(LocalTemporal.Settings s) {
-    List<String> args = new ArrayList<>(DYNAMIC_CONFIG);
+    List<String> args = new ArrayList<>();
     args.addAll(searchAttributeArgs());
     if (s.uiCodecEndpoint() != null) {
       args.add("--ui-codec-endpoint");
@@ -44,10 +57,16 @@ final class DevServerArgs {
       args.add("--sqlite-pragma");
       args.add(name + "=" + value);
     });
+    // the settings' own values replace ours of the same key: one value per key on the command line
+    Map<String, String> dynamic = new java.util.LinkedHashMap<>(DYNAMIC_CONFIG);
     for (String value : s.dynamicConfig()) {
-      args.add("--dynamic-config-value");
-      args.add(value);
+      int eq = value.indexOf('=');
+      dynamic.put(value.substring(0, eq).trim(), value.substring(eq + 1));
     }
+    dynamic.forEach((key, value) -> {
+      args.add("--dynamic-config-value");
+      args.add(key + "=" + value);
+    });
     return args;
   }
 

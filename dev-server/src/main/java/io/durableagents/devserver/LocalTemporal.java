@@ -40,10 +40,12 @@ public final class LocalTemporal implements AutoCloseable {
    * at checkpoints rather than at every commit. The CLI's own default (a rollback journal synced at every
    * commit) made the dev server 1.4 to 2 times slower here under a simulation; a process killed with
    * {@code kill -9} loses nothing either way (the data is with the operating system), and a power loss
-   * can take only the last commits back, never corrupt the file.
+   * can take only the last commits back, never corrupt the file. {@code cache_size=-65536}: a page cache
+   * of 64 MiB instead of SQLite's 2 MiB, so that a database of a large simulation's histories (1.4 GB after
+   * 83,000 agent steps) is not read back from the operating system page by page at every write.
    */
   public static final Map<String, String> DEFAULT_SQLITE_PRAGMAS = Map.of("journal_mode", "wal",
-      "synchronous", "normal");
+      "synchronous", "normal", "cache_size", "-65536");
 
   /** The dev server's UI port on the default port 7233 (the Temporal CLI's own default: port + 1000). */
   public static final int DEFAULT_UI_PORT = 8233;

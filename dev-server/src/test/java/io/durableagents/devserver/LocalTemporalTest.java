@@ -97,8 +97,9 @@ class LocalTemporalTest {
           pragmas.add(given.get(i + 1));
         }
       }
-      assertEquals(java.util.Set.of("journal_mode=wal", "synchronous=normal"), java.util.Set.copyOf(pragmas),
-          "a write-ahead log synced at checkpoints, unless told otherwise");
+      assertEquals(java.util.Set.of("journal_mode=wal", "synchronous=normal", "cache_size=-65536"),
+          java.util.Set.copyOf(pragmas), "a write-ahead log synced at checkpoints and a 64 MiB page cache, unless "
+              + "told otherwise");
       assertEquals(List.of("Temporal dev server (" + cli + ") listening on " + target + "; runs kept in "
           + dir.resolve("data/temporal.db") + "; UI at " + ui + "; its log in " + dir.resolve("data/temporal.log")),
           said);
@@ -347,6 +348,32 @@ class LocalTemporalTest {
       assertEquals("--ui-codec-endpoint must be an http(s) address such as http://127.0.0.1:8888, was '" + bad + "'",
           e.getMessage());
     }
+  }
+
+  @Test
+  void theDevServersDynamicConfigurationHasOurDefaultsOnceEachAndTheSettingsOwnReplaceThem() {
+    LocalTemporal.Settings plain = settings(null, false);
+    assertEquals(List.of("system.enableActivityEagerExecution=true", "history.eventsCacheMaxSizeBytes=67108864"),
+        all(DevServerArgs.extraArgs(plain), "--dynamic-config-value"),
+        "eager activities and a 64 MiB events cache (512 KiB per shard in Temporal's server, one shard here)");
+    LocalTemporal.Settings own = plain.withDynamicConfig(List.of("history.eventsCacheMaxSizeBytes=1048576",
+        "limit.historyCount.suggestContinueAsNew=1000"));
+    assertEquals(List.of("system.enableActivityEagerExecution=true", "history.eventsCacheMaxSizeBytes=1048576",
+        "limit.historyCount.suggestContinueAsNew=1000"), all(DevServerArgs.extraArgs(own), "--dynamic-config-value"),
+        "a value of the settings replaces ours of the same key, the others are added");
+    LocalTemporal.Settings pragma = plain.withSqlitePragmas(List.of("cache_size=-2000"));
+    assertEquals(List.of("journal_mode=wal", "synchronous=normal", "cache_size=-2000").stream().sorted().toList(),
+        all(DevServerArgs.extraArgs(pragma), "--sqlite-pragma").stream().sorted().toList());
+  }
+
+  private static List<String> all(List<String> args, String flag) {
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < args.size() - 1; i++) {
+      if (args.get(i).equals(flag)) {
+        values.add(args.get(i + 1));
+      }
+    }
+    return values;
   }
 
   private static String after(List<String> args, String flag) {
