@@ -325,24 +325,20 @@ public final class LocalTemporal implements AutoCloseable {
   }
 
   /**
-   * Temporal's dev server from the Temporal CLI {@code cli}, on free ports of 127.0.0.1 (gRPC and UI),
-   * with its runs in {@code database} ({@code synchronous=off}: throwaway runs): what tests and harnesses
+   * Temporal's dev server from the Temporal CLI {@code cli}, on free ports of 127.0.0.1 (gRPC and UI;
+   * picked again and the server started again when another process took one before it bound it), with
+   * its runs in {@code database} ({@code synchronous=off}: throwaway runs): what tests and harnesses
    * start when they need a real Temporal.
    *
    * @throws IllegalStateException when it does not start
    */
   public static LocalTemporal startDevServer(Path cli, Path database, Consumer<String> say) {
-    int uiPort;
-    try (java.net.ServerSocket free = new java.net.ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
-      uiPort = free.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free port on 127.0.0.1: " + e.getMessage(), e);
-    }
     Path dataDir = database.toAbsolutePath().getParent();
     // throwaway runs: commits synced to the operating system only (a kill -9 loses nothing; a power loss may)
-    Settings settings = new Settings("127.0.0.1", 0, uiPort, database, cli, "the Temporal CLI", false, false,
+    Settings settings = new Settings("127.0.0.1", 0, 0, database, cli, "the Temporal CLI", false, false,
         dataDir, List.of()).withSqlitePragmas(List.of("synchronous=off"));
-    return ServerLaunch.devServer(settings, cli, false, say);
+    // both ports picked free, again if another process takes one before the server binds it
+    return ServerLaunch.devServer(settings, cli, false, say, true);
   }
 
   /** The gRPC target, {@code host:port}. */

@@ -10,21 +10,70 @@ import java.util.function.Consumer;
 
 /**
  * Starts the one Temporal that {@link LocalTemporal#start} chose: the Temporal CLI's dev server (on a free
- * port if none is set, its database's directory made, its UI's address left in the data directory while
- * it runs) or the in-memory server, each said in one line.
+ * port if none is set, started again when a port was taken before it bound it, its database's directory
+ * made, its UI's address left in the data directory while it runs) or the in-memory server, each said in
+ * one line.
  */
 final class ServerLaunch {
   private ServerLaunch() {}
 
+  /**
+   * How many times a dev server is started when it stops at once because a port of its was taken: a port
+   * picked free here (or one the Temporal CLI picks for itself) can be bound by another process, another
+   * dev server among them, between the pick and the server's bind.
+   */
+  static final int PORT_TAKEN_ATTEMPTS = 3;
+
   static LocalTemporal devServer(LocalTemporal.Settings s, Path cli, boolean download, Consumer<String> say) {
-    if (s.port() == 0) {
-      // a free port now, so that the UI's (port + 1000) is known before the server starts
-      try (java.net.ServerSocket free = new java.net.ServerSocket(0, 0, java.net.InetAddress.getByName(s.host()))) {
-        s = s.withAddress(s.host(), free.getLocalPort());
-      } catch (IOException e) {
-        throw new IllegalStateException("no free port on " + s.host() + ": " + e.getMessage(), e);
+    return devServer(s, cli, download, say, false);
+  }
+
+  /**
+   * The dev server on {@code s}'s ports: a gRPC port of 0 is picked free, and the UI's too where {@code
+   * freeUiPort}. When it stops at once because a port was taken ("address already in use"), it is started
+   * again, on ports picked anew where they were picked free, up to {@link #PORT_TAKEN_ATTEMPTS} times.
+   */
+  static LocalTemporal devServer(LocalTemporal.Settings s, Path cli, boolean download, Consumer<String> say,
+      boolean freeUiPort) {
+    for (int attempt = 1; ; attempt++) {
+      LocalTemporal.Settings tried = s;
+      if (s.port() == 0) {
+        // a free port now, so that the UI's (port + 1000) is known before the server starts
+        tried = tried.withAddress(s.host(), freePort(s.host()));
+      }
+      if (freeUiPort) {
+        tried = tried.withUiPort(freePort(s.host()));
+      }
+      try {
+        return devServerOnce(tried, cli, download, say);
+      } catch (IllegalStateException e) {
+        if (attempt >= PORT_TAKEN_ATTEMPTS || !portTaken(e)) {
+          throw e;
+        }
       }
     }
+  }
+
+  /** Whether the server stopped because a port it was to listen on was taken (the Temporal CLI's words). */
+  static boolean portTaken(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("address already in use")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static int freePort(String host) {
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0, 0, java.net.InetAddress.getByName(host))) {
+      return free.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free port on " + host + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static LocalTemporal devServerOnce(LocalTemporal.Settings s, Path cli, boolean download,
+      Consumer<String> say) {
     DatabaseNotWritable.prepare(s.database());
     // the server's own output (its warnings as it recovers a database, its shutdown) goes to a file, not
     // to the terminal of whoever started it

@@ -154,6 +154,70 @@ class LocalTemporalTest {
     assertTrue(System.nanoTime() - closing >= 11_000_000_000L);
   }
 
+  /**
+   * A {@code temporal} stand-in whose first {@code taken} starts stop at once as the Temporal CLI does when
+   * another process has bound a port of its ({@code failure} is what it says; the CLI's words by default);
+   * the next start records its arguments and runs the Java test server on --port. Each start appends its
+   * arguments' line to {@code starts}.
+   */
+  private Path portTakenFirst(Path starts, Path args, int taken, String failure) throws IOException {
+    Path script = dir.resolve("bin/temporal");
+    Files.createDirectories(script.getParent());
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Files.writeString(script, "#!/bin/sh\n"
+        + "echo \"$*\" >> '" + starts + "'\n"
+        + "if [ \"$(wc -l < '" + starts + "')\" -le " + taken + " ]; then echo \"" + failure + "\"; exit 1; fi\n"
+        + "printf '%s\\n' \"$@\" > '" + args + "'\n"
+        + "port=''\n"
+        + "while [ $# -gt 0 ]; do if [ \"$1\" = --port ]; then port=$2; fi; shift; done\n"
+        + "exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\"\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return script;
+  }
+
+  private static final String UI_PORT_TAKEN =
+      "Error: can't set UI port 54587: listen tcp 127.0.0.1:54587: bind: address already in use";
+
+  @Test
+  void aPortTakenBeforeTheServerBindsItIsPickedAgainAndTheServerStartedAgain() throws Exception {
+    Path starts = dir.resolve("starts.txt");
+    Path args = dir.resolve("args.txt");
+    Path cli = portTakenFirst(starts, args, 2, UI_PORT_TAKEN);
+    try (LocalTemporal temporal = LocalTemporal.startDevServer(cli, dir.resolve("data/temporal.db"), line -> { })) {
+      assertEquals(LocalTemporal.Kind.DEV_SERVER, temporal.kind());
+      List<String> tried = Files.readAllLines(starts);
+      assertEquals(3, tried.size(), "two starts stopped by a taken port, then one that ran: " + tried);
+      List<String> ran = Files.readAllLines(args);
+      assertEquals(temporal.target(), "127.0.0.1:" + after(ran, "--port"));
+      assertEquals(3, tried.stream().map(line -> List.of(line.split(" "))).map(a -> after(a, "--port") + "/"
+          + after(a, "--ui-port")).distinct().count(), "every start on ports picked anew: " + tried);
+      WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+          WorkflowServiceStubsOptions.newBuilder().setTarget(temporal.target()).build());
+      try {
+        service.blockingStub().getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
+      } finally {
+        service.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void aServerThatStopsForAnotherReasonOrForATakenPortEveryTimeIsNotStartedForEver() throws Exception {
+    Path starts = dir.resolve("starts.txt");
+    Path cli = portTakenFirst(starts, dir.resolve("args.txt"), 1, "Error: unable to open the database file");
+    IllegalStateException other = assertThrows(IllegalStateException.class,
+        () -> LocalTemporal.startDevServer(cli, dir.resolve("data/temporal.db"), line -> { }));
+    assertTrue(other.getMessage().contains("unable to open the database file"), other.getMessage());
+    assertEquals(1, Files.readAllLines(starts).size(), "started once: only a taken port is worth another try");
+
+    Files.delete(starts);
+    Path always = portTakenFirst(starts, dir.resolve("args.txt"), 100, UI_PORT_TAKEN);
+    IllegalStateException taken = assertThrows(IllegalStateException.class,
+        () -> LocalTemporal.start(settings(always, false), line -> { }));
+    assertTrue(taken.getMessage().contains("bind: address already in use"), taken.getMessage());
+    assertEquals(ServerLaunch.PORT_TAKEN_ATTEMPTS, Files.readAllLines(starts).size());
+  }
+
   @Test
   void withoutACliAndWithoutDownloadsItFallsBackToMemoryAndSaysWhatThatLoses() {
     List<String> said = new ArrayList<>();
