@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -23,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * A real server suggests continue-as-new when a run's history passes its thresholds (4,096 events or
  * 4 MB by default; the in-memory Temporal never suggests it), and a simulation follows the suggestion
  * at the next step boundary whatever {@code --continue-as-new-every} says. Here the dev server suggests
- * it after 300 events: a run told to continue every 1,000 steps continues as new several times, and
- * ends with the same steps as the same seed continued every 2 steps.
+ * it after 100 events (a step of this 6-agent world writes about 30): a run told to continue every 1,000
+ * steps continues as new at least once, and ends with the same steps as the same seed continued every 2
+ * steps. The commands run in this JVM (a JVM each cost more than their runs).
  */
 class ContinueAsNewSuggestedTest {
   private final List<Process> started = new ArrayList<>();
@@ -39,10 +39,10 @@ class ContinueAsNewSuggestedTest {
     Path dir = Files.createDirectories(Path.of("target", "continue-as-new-suggested"));
     int port = RealDevServer.freePort();
     started.add(RealDevServer.startFresh(dir, port, "--dynamic-config-value",
-        "limit.historyCount.suggestContinueAsNew=300"));
+        "limit.historyCount.suggestContinueAsNew=100"));
     Map<String, String> env = Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port);
     started.add(ChildProcesses.start("256m", dir.resolve("worker.log").toFile(), env, "worker"));
-    String[] run = {"simulate", "--steps", "8", "--seed", "3", "--citizens", "12", "--cops", "3",
+    String[] run = {"simulate", "--steps", "6", "--seed", "3", "--citizens", "5", "--cops", "1",
         "--progress", "lines"};
     String suggested = simulate(dir, env, "suggested", PersistentDevServerIT.concat(run, "--id", "cans-suggested",
         "--continue-as-new-every", "1000"));
@@ -67,13 +67,13 @@ class ContinueAsNewSuggestedTest {
   }
 
   private String simulate(Path dir, Map<String, String> env, String name, String... args) throws Exception {
-    Path out = dir.resolve(name + ".log");
-    Files.deleteIfExists(out);
-    Process p = ChildProcesses.start("256m", out.toFile(), env, args);
-    started.add(p);
-    assertTrue(p.waitFor(300, TimeUnit.SECONDS), name + " did not finish: " + Files.readString(out));
-    String text = Files.readString(out);
-    assertEquals(0, p.exitValue(), text);
+    Map<String, String> overlay = new java.util.HashMap<>(env);
+    overlay.put("DURABLE_AGENTS_DEBUG", null);
+    overlay.put("DURABLE_AGENTS_MODEL", null);
+    CliFailuresTest.Run r = CliFailuresTest.run(overlay, args);
+    String text = r.out() + r.err();
+    Files.writeString(dir.resolve(name + ".log"), text);
+    assertEquals(0, r.exitCode(), text);
     return text;
   }
 }
