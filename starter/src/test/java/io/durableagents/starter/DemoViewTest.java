@@ -21,7 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code demo --view}: the view starts beside the demo's run (on a free port of 127.0.0.1), its address is
- * printed, it lists the demo's run, and it stays open after the run until the demo is stopped.
+ * printed, it lists the demo's run, and it stays open after the run until the demo is stopped. The same
+ * demo checks {@code demo --port} where nothing listens yet (what {@code DemoPortTest} does not repeat, a
+ * demo being a server and a worker started): it starts a Temporal on that port, and the run starts once
+ * demo's own worker polls.
  */
 class DemoViewTest {
   private static final Pattern ADDRESS = Pattern.compile("View of 127\\.0\\.0\\.1:\\d+ on (http://127\\.0\\.0\\.1:\\d+/)");
@@ -42,6 +45,12 @@ class DemoViewTest {
         "--id", "demo-view", "--progress", "lines");
     try {
       String out = awaitLog(log, demo, "The view stays open until Ctrl-C");
+      // demo --port where nothing listens: a Temporal is started there, and the run goes through its steps
+      assertTrue(out.contains("Starting a Temporal on 127.0.0.1:" + port + " "), out);
+      assertTrue(out.contains("listening on 127.0.0.1:" + port), out);
+      assertTrue(out.lines().anyMatch(l -> l.startsWith("2/2")), "the run went through its steps:\n" + out);
+      assertTrue(!out.contains("No worker polls"), "the run starts once demo's own worker polls:\n" + out);
+      CliFailuresTest.assertNoTrace(new CliFailuresTest.Run(0, out, ""));
       Matcher m = ADDRESS.matcher(out);
       assertTrue(m.find(), "the view's address is printed:\n" + out);
       HttpResponse<String> list = HttpClient.newHttpClient().send(HttpRequest.newBuilder(

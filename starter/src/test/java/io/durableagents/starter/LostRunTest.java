@@ -138,8 +138,9 @@ class LostRunTest {
             "DURABLE_AGENTS_CHECKPOINT_DIR", checkpoints().toString()), "worker");
     started.add(worker);
     String id = "lost-run";
-    CliAgainstServerTest.Result sim = inProcess("simulate", "simulate", "--steps", "400", "--no-wait",
-        "--id", id, "--checkpoint-every", "2");
+    // a small world: the steps are what is lost and found again, not how many agents take them
+    CliAgainstServerTest.Result sim = inProcess("simulate", "simulate", "--steps", "400", "--citizens", "6",
+        "--cops", "2", "--no-wait", "--id", id, "--checkpoint-every", "2");
     assertEquals(0, sim.exitCode(), sim.out() + sim.err());
     Process attach = cli("attach", "attach", id, "--progress", "lines");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -186,7 +187,7 @@ class LostRunTest {
     assertTrue(resumed.out().contains("going on after step " + step + " of lost-run (checkpoint " + last + ")"),
         resumed.out());
     CliAgainstServerTest.Result reference = inProcess("reference", "simulate", "--id", "reference",
-        "--steps", steps, "--progress", "lines", "--csv", dir.resolve("reference.csv").toString());
+        "--steps", steps, "--citizens", "6", "--cops", "2", "--progress", "lines", "--csv", dir.resolve("reference.csv").toString());
     assertEquals(0, reference.exitCode(), reference.out() + reference.err());
     assertEquals(Files.readString(dir.resolve("reference.csv")), Files.readString(dir.resolve("resumed.csv")));
     // only the steps after the checkpoint ran again: the resumed run started agent steps of those alone

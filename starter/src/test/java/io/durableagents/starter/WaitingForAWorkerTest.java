@@ -65,7 +65,8 @@ class WaitingForAWorkerTest {
         + "calls) on 127.0.0.1:" + port + " (namespace " + temporal.name() + ").\n  Start one: 'durable-agents worker' in another "
         + "terminal, with the same TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.";
 
-    Process simulate = cli("simulate", env, "simulate", "--id", "no-worker-sim", "--steps", "2", "--progress", "lines");
+    Process simulate = cli("simulate", env, "simulate", "--id", "no-worker-sim", "--steps", "2", "--citizens",
+        "3", "--cops", "1", "--progress", "lines");
     awaitLine("simulate", simulate, "Started no-worker-sim", 60);
     long startedAt = System.nanoTime();
     Process attach = cli("attach", env, "attach", "no-worker-sim", "--progress", "lines");

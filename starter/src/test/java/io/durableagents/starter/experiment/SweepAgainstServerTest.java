@@ -109,8 +109,8 @@ class SweepAgainstServerTest {
   void aSweepPrintsALinePerRunAndASummaryAndWritesTheTableOfItsResult() throws Exception {
     Path perStep = dir.resolve("grid.csv");
     Path perRun = dir.resolve("grid-runs.csv");
-    CliFailuresTest.Run r = ok("sweep-grid", "sweep", "--id", "exp-grid", "--steps", "3", "--citizens", "8",
-        "--cops", "2", "--param", "legitimacy=0.3,0.9", "--seeds", "3", "--seed", "5", "--max-concurrent-runs", "2",
+    CliFailuresTest.Run r = ok("sweep-grid", "sweep", "--id", "exp-grid", "--steps", "3", "--citizens", "4",
+        "--cops", "1", "--param", "legitimacy=0.3,0.9", "--seeds", "3", "--seed", "5", "--max-concurrent-runs", "2",
         "--csv", perStep.toString(), "--runs-csv", perRun.toString(), "--name", "legitimacy study");
     ExperimentResult result = result("exp-grid");
     assertEquals(6, result.runs().size());
@@ -204,7 +204,7 @@ class SweepAgainstServerTest {
 
   @Test
   void pauseResumeStopDescribeAndAttachActOnTheWholeExperiment() throws Exception {
-    ok("start-ctl", "sweep", "--no-wait", "--id", "exp-ctl", "--steps", "300", "--citizens", "8", "--cops", "2",
+    ok("start-ctl", "sweep", "--no-wait", "--id", "exp-ctl", "--steps", "300", "--citizens", "4", "--cops", "1",
         "--param", "legitimacy=0.3,0.9", "--max-concurrent-runs", "1");
     SimulationWorkflow first = client.newWorkflowStub(SimulationWorkflow.class, "exp-ctl/run-001");
     waitFor(() -> {
@@ -258,7 +258,7 @@ class SweepAgainstServerTest {
 
   @Test
   void whatIfsForkARecordedRunAtAStepWithTheirValues() throws Exception {
-    ok("whatif-ref", "simulate", "--id", "whatif-ref", "--steps", "6", "--citizens", "8", "--cops", "2",
+    ok("whatif-ref", "simulate", "--id", "whatif-ref", "--steps", "6", "--citizens", "4", "--cops", "1",
         "--progress", "lines");
     SimulationResult reference = client.newUntypedWorkflowStub("whatif-ref").getResult(SimulationResult.class);
     // a parameter fixed when the world is made cannot change after step 3
@@ -305,7 +305,7 @@ class SweepAgainstServerTest {
   void ctrlCDetachesAndTheExperimentGoesOn() throws Exception {
     List<String> command = new ArrayList<>(List.of(ChildProcesses.javaBinary(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
         "-XX:+UseSerialGC", "-cp", ChildProcesses.classpath(), io.durableagents.starter.StarterMain.class.getName(),
-        "sweep", "--id", "exp-detach", "--steps", "300", "--citizens", "8", "--cops", "2", "--param",
+        "sweep", "--id", "exp-detach", "--steps", "300", "--citizens", "4", "--cops", "1", "--param",
         "legitimacy=0.3,0.9", "--max-concurrent-runs", "1"));
     Path out = dir.resolve("detach.out");
     Path err = dir.resolve("detach.err");

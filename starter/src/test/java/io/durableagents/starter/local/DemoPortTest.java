@@ -8,29 +8,22 @@ import io.durableagents.starter.CliFailuresTest.Run;
 import io.durableagents.starter.CliFailuresTest;
 import io.durableagents.starter.Environment;
 import io.durableagents.starter.Failures;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code demo --port}: a Temporal on another port than 7233 is used when one listens there, else started
- * there, and the worker demo starts finds it; {@code dev-server --port} keeps the runs of another port in
- * a database file of its own (two dev servers on one SQLite file lock each other out).
+ * {@code demo --port} and {@code dev-server --port} without a Temporal: bad ports are usage errors, and
+ * {@code dev-server --port} keeps the runs of another port in a database file of its own (two dev servers
+ * on one SQLite file lock each other out). A demo on such a port: {@code DemoViewTest} (none listens there:
+ * one is started) and {@link DemoOnARunningTemporalTest} (one listens: it is used).
  */
 class DemoPortTest {
   @TempDir
   static Path dir;
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   private static Map<String, String> env() {
     // the in-memory Temporal: no Temporal CLI needed, nothing kept
@@ -38,40 +31,12 @@ class DemoPortTest {
         "TEMPORAL_ADDRESS", "", "DURABLE_AGENTS_MODEL", "rules");
   }
 
-  private static Run demo(int port) {
-    return CliFailuresTest.run(env(), "demo", "--port", Integer.toString(port), "--steps", "2", "--citizens", "4",
-        "--cops", "1", "--progress", "lines");
-  }
+  // demo --port where nothing listens (it starts a Temporal there, and the run starts once its own worker
+  // polls): DemoViewTest's demo, which is the same command with --view, says so; a demo of its own here
+  // cost a server's and a worker's start.
 
-  @Test
-  void demoStartsATemporalOnThePortWhenNoneListensThere() throws Exception {
-    int port = freePort();
-    Run r = demo(port);
-    assertEquals(0, r.exitCode(), r.out() + r.err());
-    assertTrue(r.out().contains("Starting a Temporal on 127.0.0.1:" + port + " "), r.out());
-    assertTrue(r.out().contains("listening on 127.0.0.1:" + port), r.out());
-    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("2/2")), "the run went through its steps:\n" + r.out());
-    assertTrue(!r.out().contains("No worker polls"), "the run starts once demo's own worker polls:\n" + r.out());
-    CliFailuresTest.assertNoTrace(r);
-  }
-
-  @Test
-  void demoUsesATemporalThatListensOnThePort() throws Exception {
-    int port = freePort();
-    Process server = ChildProcesses.start("256m", dir.resolve("server.log").toFile(), env(), "dev-server",
-        "--in-memory", "--port", Integer.toString(port));
-    try {
-      assertTrue(ChildProcesses.awaitListening("127.0.0.1", port, server, 60_000), "the server did not start");
-      Run r = demo(port);
-      assertEquals(0, r.exitCode(), r.out() + r.err());
-      assertTrue(r.out().contains("Using the Temporal at 127.0.0.1:" + port + " (from --port)"), r.out());
-      assertTrue(r.out().lines().anyMatch(l -> l.startsWith("2/2")), r.out());
-      assertTrue(server.isAlive(), "demo leaves a Temporal it did not start running");
-    } finally {
-      server.destroy();
-      server.waitFor(30, TimeUnit.SECONDS);
-    }
-  }
+  // demo --port where a Temporal listens (it is used, and left running): DemoOnARunningTemporalTest, on the
+  // JVM's shared dev server.
 
   @Test
   void badPortsAreUsageErrors() {
