@@ -61,7 +61,7 @@ class WaitingForAWorkerTest {
     dir = Files.createDirectories(Path.of("target", "waiting-for-a-worker"));
     int port = temporal.port();
     Map<String, String> env = temporal.env();
-    String none = "No worker polls the task queues 'durable-agents' (workflows) and 'durable-agents-llm' (LLM "
+    String none = "No worker polls the task queues 'durable-agents-simulations' (simulations) and 'durable-agents' (workflows) and 'durable-agents-llm' (LLM "
         + "calls) on 127.0.0.1:" + port + " (namespace " + temporal.name() + ").\n  Start one: 'durable-agents worker' in another "
         + "terminal, with the same TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.";
 
@@ -86,13 +86,13 @@ class WaitingForAWorkerTest {
     CliFailuresTest.Run described = CliFailuresTest.run(env, "describe", "no-worker-sim");
     long describeMillis = (System.nanoTime() - describing) / 1_000_000;
     assertEquals(0, described.exitCode(), described.out() + described.err());
-    assertTrue(described.out().contains("Progress:      unknown: no worker polls the task queue 'durable-agents' on "
+    assertTrue(described.out().contains("Progress:      unknown: no worker polls the task queue 'durable-agents-simulations' on "
         + "127.0.0.1:" + port + " (namespace " + temporal.name() + "); the run waits for one ('durable-agents worker'"),
         described.out());
     assertTrue(describeMillis < 5_000, "describe took " + describeMillis + " ms:\n" + described.out());
 
     started.add(ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker"));
-    String back = "A worker polls 'durable-agents' and 'durable-agents-llm' now: ";
+    String back = "A worker polls 'durable-agents-simulations' and 'durable-agents' and 'durable-agents-llm' now: ";
     for (Object[] c : new Object[][] {{"simulate", simulate, "no-worker-sim"}, {"attach", attach, "no-worker-sim"},
         {"agent", agent, "no-worker-agent"}}) {
       String name = (String) c[0];

@@ -27,7 +27,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What runs on our two task queues, and their workers made where the application made none: on {@link TaskQueues#AGENTS} the workflows, made by factories that
+ * What runs on our task queues, and their workers made where the application made none: on {@link TaskQueues#AGENTS} (and {@link TaskQueues#SIMULATIONS}) the workflows, made by factories that
  * hand them the plugin's scenarios and tool policies, the models' shared slots ({@code ModelSlotsWorkflow}), and the tool and checkpoint activities; the LLM
  * activities on {@link TaskQueues#LLM}, or with eager LLM calls on the workflows' queue.
  */
@@ -54,16 +54,19 @@ final class TaskQueueRegistrations {
 
   /** Creates the workers of our task queues that the application has not created on {@code factory}. */
   static void createMissingWorkers(WorkerFactory factory) {
-    for (String queue : List.of(TaskQueues.AGENTS, TaskQueues.LLM)) {
+    for (String queue : List.of(TaskQueues.AGENTS, TaskQueues.SIMULATIONS, TaskQueues.LLM)) {
       if (factory.tryGetWorker(queue) == null) {
         factory.newWorker(queue);
       }
     }
   }
 
-  /** Registers on {@code worker} what runs on {@code taskQueue}; nothing on a queue not ours. */
+  /**
+   * Registers on {@code worker} what runs on {@code taskQueue}; nothing on a queue not ours. The
+   * simulations' queue has the same as the agents' (a simulation's checkpoints run on its own queue).
+   */
   void initializeWorker(String taskQueue, Worker worker) {
-    if (TaskQueues.AGENTS.equals(taskQueue)) {
+    if (TaskQueues.AGENTS.equals(taskQueue) || TaskQueues.SIMULATIONS.equals(taskQueue)) {
       // The registries reach the workflows through their factories, never a static: two plugins in
       // one JVM can run different scenarios, and give one tool different options.
       ToolPolicies toolPolicies = tools.policies();

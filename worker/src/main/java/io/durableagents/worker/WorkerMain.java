@@ -119,11 +119,11 @@ public final class WorkerMain {
         log.warn("{}: cannot write {}: {}", WorkerSettings.READY_FILE, ready, e.toString());
       }
     }
-    log.info("worker started: identity {}, Temporal {} namespace {}, task queues {} and {}, sticky execution {}, "
+    log.info("worker started: identity {}, Temporal {} namespace {}, task queues {}, {} and {}, sticky execution {}, "
             + "virtual threads {}{}",
         identity, connection.address(), connection.namespace(),
-        io.durableagents.workflows.TaskQueues.AGENTS, io.durableagents.workflows.TaskQueues.LLM,
-        sticky ? "on" : "off",
+        io.durableagents.workflows.TaskQueues.SIMULATIONS, io.durableagents.workflows.TaskQueues.AGENTS,
+        io.durableagents.workflows.TaskQueues.LLM, sticky ? "on" : "off",
         WorkerSettings.virtualThreads(env, Runtime.version().feature() >= 21) ? "on"
             : Runtime.version().feature() >= 21 ? "off" : "off (JVM < 21)",
         metrics == null ? "" : ", metrics on :" + metrics.port() + "/metrics");

@@ -313,7 +313,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
   /** Starts simulation {@code id} as simulate does (its workflow task timeout sized by its agents). */
   io.temporal.client.WorkflowStub startSimulation(SimulationInput input, String id) {
     io.temporal.client.WorkflowStub stub = client.newUntypedWorkflowStub("Simulation", WorkflowOptions.newBuilder()
-        .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id).setWorkflowTaskTimeout(taskTimeout(input)).build());
+        .setTaskQueue(TaskQueues.SIMULATIONS).setWorkflowId(id).setWorkflowTaskTimeout(taskTimeout(input)).build());
     stub.start(input);
     return stub;
   }
@@ -321,7 +321,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
   /** Runs simulation {@code id} as simulate does, and waits for its result. */
   SimulationResult runSimulation(SimulationInput input, String id) {
     return client.newWorkflowStub(SimulationWorkflow.class,
-        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.AGENTS).setWorkflowId(id)
+        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.SIMULATIONS).setWorkflowId(id)
             .setWorkflowTaskTimeout(taskTimeout(input)).build()).run(input);
   }
 

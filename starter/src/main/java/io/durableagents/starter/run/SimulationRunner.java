@@ -60,7 +60,7 @@ public final class SimulationRunner {
    */
   public String start(SimulationInput input, String workflowId, Origin origin, boolean replaceFinished) {
     WorkflowOptions.Builder options = WorkflowOptions.newBuilder()
-        .setTaskQueue(TaskQueues.AGENTS)
+        .setTaskQueue(TaskQueues.SIMULATIONS)
         .setWorkflowId(workflowId)
         .setWorkflowIdReusePolicy(replaceFinished
             ? io.temporal.api.enums.v1.WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE

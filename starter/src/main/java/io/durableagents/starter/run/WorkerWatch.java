@@ -59,8 +59,9 @@ public final class WorkerWatch {
   /** A task queue a run needs, and for what. */
   record Queue(String name, TaskQueueType type, String forWhat) {}
 
-  /** The queues of every run of Durable Agents: its workflows, its tools and its LLM calls. */
+  /** The queues of every run of Durable Agents: its simulations, its other workflows and tools, its LLM calls. */
   static final List<Queue> RUN_QUEUES = List.of(
+      new Queue(TaskQueues.SIMULATIONS, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, "simulations"),
       new Queue(TaskQueues.AGENTS, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, "workflows"),
       new Queue(TaskQueues.LLM, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY, "LLM calls"));
 

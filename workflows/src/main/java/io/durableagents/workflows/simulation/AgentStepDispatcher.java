@@ -2,6 +2,7 @@ package io.durableagents.workflows.simulation;
 
 import io.durableagents.workflows.agent.AgentStepFailures;
 import io.durableagents.workflows.SearchAttributes;
+import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.agent.AgentGroupInputParts;
 import io.durableagents.workflows.agent.AgentGroupStepInput;
 import io.durableagents.workflows.agent.AgentGroupStepWorkflow;
@@ -34,6 +35,13 @@ import java.util.Map;
  * running ({@link #running()}). Workflow code.
  */
 final class AgentStepDispatcher {
+  /**
+   * The change id of the agent (and group) steps' own task queue: a simulation on {@link
+   * TaskQueues#SIMULATIONS} starts them on {@link TaskQueues#AGENTS} (from version 1 of this change); one
+   * on another queue (every run recorded before) starts them on its own, a child's default.
+   */
+  static final String AGENT_STEPS_QUEUE_CHANGE_ID = "agent-steps-queue";
+
   /** The generic type of a group step's result, {@code List<AgentStepResult>}, for an untyped stub. */
   private static final java.lang.reflect.Type GROUP_RESULTS = groupResults();
 
@@ -41,6 +49,8 @@ final class AgentStepDispatcher {
   private final Map<String, Promise<?>> runningChildren = new LinkedHashMap<>();
   /** The input bytes of the agent steps started in the running simulation step, by agent id. */
   private final Map<String, Long> startedInputBytes = new HashMap<>();
+  /** The task queue of the agent (or group) steps: null for the simulation's own. */
+  private String stepsQueue;
 
   /**
    * Runs the agents' steps of step {@code current}, at most {@code maxConcurrentAgents} at once: a
@@ -52,6 +62,9 @@ final class AgentStepDispatcher {
       SimulationInput input, String simulationId, int current, Map<String, AgentStepInput> inputs) {
     int perWorkflow = Math.min(input.agentsPerWorkflow(), input.maxConcurrentAgents());
     startedInputBytes.clear();
+    stepsQueue = TaskQueues.SIMULATIONS.equals(Workflow.getInfo().getTaskQueue())
+        && Workflow.getVersion(AGENT_STEPS_QUEUE_CHANGE_ID, Workflow.DEFAULT_VERSION, 1) >= 1
+        ? TaskQueues.AGENTS : null;
     return perWorkflow <= 1
         ? runEachAgentStep(input, simulationId, current, inputs)
         : runGroupSteps(input, simulationId, current, inputs, perWorkflow);
@@ -129,7 +142,7 @@ final class AgentStepDispatcher {
       ChildWorkflowOptions options = childOptions(input,
           simulationId + "/agent-" + agentId + "/step-" + current,
           agentId + " (" + e.getValue().role() + "), step " + current,
-          e.getValue().options(), current, events != null);
+          e.getValue().options(), current, events != null, stepsQueue);
       Promise<AgentStepResult> p;
       if (payload != null) {
         ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentStepWorkflow.TYPE, options);
@@ -244,7 +257,7 @@ final class AgentStepDispatcher {
       ChildWorkflowOptions options = childOptions(input,
           simulationId + "/step-" + current + "/group-" + (g + 1),
           agents + " (" + group.size() + " " + first.role() + "s), step " + current,
-          first.options(), current, events != null);
+          first.options(), current, events != null, stepsQueue);
       Promise<List<AgentStepResult>> p;
       if (payload != null) {
         ChildWorkflowStub child = Workflow.newUntypedChildWorkflowStub(AgentGroupStepWorkflow.TYPE, options);
@@ -308,12 +321,16 @@ final class AgentStepDispatcher {
 
   /**
    * The options of an agent (or group) step's workflow; {@code behindTheSimulation}: its tasks (and its
-   * calls') have a lower priority than the simulation's own ({@link EventsInFlight#CHILD_PRIORITY}).
+   * calls') have a lower priority than the simulation's own ({@link EventsInFlight#CHILD_PRIORITY});
+   * {@code taskQueue}: where it runs, null for the simulation's own queue.
    */
-  private static ChildWorkflowOptions childOptions(SimulationInput input,
-      String workflowId, String summary, AgentOptions agentOptions, int current, boolean behindTheSimulation) {
+  private static ChildWorkflowOptions childOptions(SimulationInput input, String workflowId, String summary,
+      AgentOptions agentOptions, int current, boolean behindTheSimulation, String taskQueue) {
     ChildWorkflowOptions.Builder options =
         ChildWorkflowOptions.newBuilder().setWorkflowId(workflowId).setStaticSummary(summary);
+    if (taskQueue != null) {
+      options.setTaskQueue(taskQueue);
+    }
     if (behindTheSimulation) {
       options.setPriority(EventsInFlight.CHILD_PRIORITY);
     }
