@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.testkit.WorkflowHistories;
 import io.durableagents.worker.CompletedActivities;
 import io.durableagents.worker.DurableAgentsPlugin;
@@ -14,7 +13,6 @@ import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +21,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,7 +36,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Separate processes, as a user runs them: the embedded dev server, workers and the starter CLI. The
  * Epstein demo runs once undisturbed, and once with its worker killed with {@code kill -9} midway and
  * a new worker started. The interrupted run must end with the same counts at every step, and no LLM or
- * tool call that had completed may have run again.
+ * tool call that had completed may have run again. Where the kill is timed by the crash run alone (a step
+ * reached), the undisturbed reference run goes on at the same time as the crash run, in a namespace of its
+ * own ({@link #referenceSpace}) with a worker of its own, so that neither takes the other's tasks; the
+ * continue-as-new test times its kill by the reference's calls, so its reference runs first.
  */
 class EndToEndTest {
   /** Enough steps for a kill a third of the way in to land mid-run (the run's length is not the point). */
@@ -43,12 +49,22 @@ class EndToEndTest {
   private static Path dir;
   @RegisterExtension
   static final OnSharedDevServer temporal = new OnSharedDevServer("end-to-end");
+  /** Where the undisturbed reference runs go, beside the crash runs: their own namespace and worker. */
+  @RegisterExtension
+  static final OnSharedDevServer referenceSpace = new OnSharedDevServer("end-to-end-ref");
   private static WorkflowClient client;
+  private static ExecutorService references;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e"));
     client = temporal.client();
+    references = Executors.newCachedThreadPool();
+  }
+
+  @AfterAll
+  static void stopReferences() {
+    references.shutdownNow();
   }
 
   @AfterEach
@@ -56,11 +72,17 @@ class EndToEndTest {
     // a worker left polling would take the next test's tasks and write to the wrong journal; a run a failed
     // test left open would be taken by the next test's workers and land in its journal
     temporal.stopProcesses();
+    referenceSpace.stopProcesses();
     temporal.terminateOpenRuns();
+    referenceSpace.terminateOpenRuns();
   }
 
   private static Process worker(String name, Path journal) {
-    return temporal.start("384m", dir.resolve(name + ".log"),
+    return worker(temporal, name, journal);
+  }
+
+  private static Process worker(OnSharedDevServer namespace, String name, Path journal) {
+    return namespace.start("384m", dir.resolve(name + ".log"),
         Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
   }
 
@@ -70,22 +92,58 @@ class EndToEndTest {
    * The reference runs use {@link #starterProcess}, the command line in a process of its own.
    */
   private static String starter(String... args) throws Exception {
+    return starter(temporal, args);
+  }
+
+  /** {@link #starter(String...)} in {@code namespace}. */
+  private static String starter(OnSharedDevServer namespace, String... args) throws Exception {
     Path log = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log");
-    CliFailuresTest.Run r = CliFailuresTest.run(temporal.env(), args);
+    CliFailuresTest.Run r = CliFailuresTest.run(namespace.env(), args);
     String text = r.out() + r.err();
     Files.writeString(log, text);
     assertEquals(0, r.exitCode(), text);
     return text;
   }
 
-  private static String starterProcess(String... args) throws Exception {
-    File out = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log").toFile();
-    Files.deleteIfExists(out.toPath());
-    Process p = ChildProcesses.start("256m", out, temporal.env(), args);
+  private static String starterProcess(OnSharedDevServer namespace, String... args) throws Exception {
+    Path out = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log");
+    Files.deleteIfExists(out);
+    Process p = namespace.start("256m", out, Map.of(), args);
     assertTrue(p.waitFor(600, TimeUnit.SECONDS), "the starter did not finish: " + out);
-    String text = Files.readString(out.toPath());
+    String text = Files.readString(out);
     assertEquals(0, p.exitValue(), text);
     return text;
+  }
+
+  /** What an undisturbed reference run printed and its result. */
+  private record Reference(String out, SimulationResult result) {}
+
+  /**
+   * Starts the undisturbed reference run {@code durable-agents <args>} (its id last) in {@link #referenceSpace},
+   * on a worker of its own writing {@code journal}, with the command line in a process of its own, while
+   * the test goes on with the crash run; {@link #await} gives what it printed and its result.
+   */
+  private static Future<Reference> referenceRun(String workerName, Path journal, String... args) {
+    return references.submit(() -> {
+      Process w = worker(referenceSpace, workerName, journal);
+      String out = starterProcess(referenceSpace, args);
+      w.destroy();
+      assertTrue(w.waitFor(30, TimeUnit.SECONDS));
+      return new Reference(out, referenceSpace.client().newUntypedWorkflowStub(args[args.length - 1])
+          .getResultAsync(SimulationResult.class).get(180, TimeUnit.SECONDS));
+    });
+  }
+
+  /** The reference run's output and result, or what failed it, as thrown there. */
+  private static Reference await(Future<Reference> run) throws Exception {
+    try {
+      return run.get(600, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw (Exception) e.getCause();
+    }
   }
 
   @Test
@@ -95,15 +153,9 @@ class EndToEndTest {
     Files.deleteIfExists(refJournal);
     Files.deleteIfExists(crashJournal);
 
-    // 1. undisturbed reference run, through the CLI
-    Process w0 = worker("worker-ref", refJournal);
-    String out = starterProcess("simulate", "--steps", Integer.toString(STEPS), "--seed", Long.toString(SEED),
-        "--id", "e2e-ref");
-    assertTrue(out.contains("Final counts: "), out);
-    assertTrue(out.contains(STEPS + "/" + STEPS), out);
-    w0.destroy();
-    assertTrue(w0.waitFor(30, TimeUnit.SECONDS));
-    SimulationResult reference = result("e2e-ref");
+    // 1. the undisturbed reference run, through the CLI, beside the crash run
+    Future<Reference> referenceRun = referenceRun("worker-ref", refJournal, "simulate", "--steps",
+        Integer.toString(STEPS), "--seed", Long.toString(SEED), "--id", "e2e-ref");
 
     // 2. the same run, with its worker killed midway
     Process w1 = worker("worker-1", crashJournal);
@@ -115,6 +167,10 @@ class EndToEndTest {
     assertTrue(stepAtKill < STEPS, "the kill must land mid-run, was at step " + stepAtKill);
     worker("worker-2", crashJournal);
     SimulationResult crashed = result("e2e-crash");
+    Reference ref = await(referenceRun);
+    assertTrue(ref.out().contains("Final counts: "), ref.out());
+    assertTrue(ref.out().contains(STEPS + "/" + STEPS), ref.out());
+    SimulationResult reference = ref.result();
 
     // first: the same counts at every step as the undisturbed run
     assertEquals(reference.perStep(), crashed.perStep());
@@ -125,7 +181,9 @@ class EndToEndTest {
     int retriedInFlight = assertNoCompletedCallRanAgain("e2e-crash", crashJournal);
     // the other commands, on the finished runs
     String list = starter("list");
-    assertTrue(list.contains("e2e-ref") && list.contains("e2e-crash") && list.contains("completed"), list);
+    assertTrue(list.contains("e2e-crash") && list.contains("completed") && !list.contains("e2e-ref"), list);
+    String referenceList = starter(referenceSpace, "list");
+    assertTrue(referenceList.contains("e2e-ref") && referenceList.contains("completed"), referenceList);
     String describe = starter("describe", "e2e-crash");
     assertTrue(describe.contains("Status:        completed") && describe.contains("Counts per step:"), describe);
     assertTrue(describe.contains("Scenario=\"epstein\"") && describe.contains("SimStep=" + STEPS), describe);
@@ -165,15 +223,7 @@ class EndToEndTest {
     Files.deleteIfExists(refJournal);
     Files.deleteIfExists(crashJournal);
 
-    Process w0 = worker("worker-ttl-ref", refJournal);
-    String out = starterProcess(concat(run, "--id", "e2e-ttl-ref"));
-    assertTrue(out.contains("agent steps served from a plan with no LLM call"), out);
-    w0.destroy();
-    assertTrue(w0.waitFor(30, TimeUnit.SECONDS));
-    SimulationResult reference = result("e2e-ttl-ref");
-    assertTrue(reference.planCounts().planStepsReused() > reference.planCounts().plansMade() / 2,
-        "a TTL of 3 serves many steps from plans: " + reference.planCounts());
-    assertTrue(reference.llmCalls() < reference.agentSteps(), "fewer LLM calls than agent steps");
+    Future<Reference> referenceRun = referenceRun("worker-ttl-ref", refJournal, concat(run, "--id", "e2e-ttl-ref"));
 
     Process w1 = worker("worker-ttl-1", crashJournal);
     starter(concat(run, "--no-wait", "--id", "e2e-ttl-crash"));
@@ -187,6 +237,12 @@ class EndToEndTest {
     worker("worker-ttl-2", crashJournal);
     SimulationResult crashed = result("e2e-ttl-crash");
 
+    Reference ref = await(referenceRun);
+    assertTrue(ref.out().contains("agent steps served from a plan with no LLM call"), ref.out());
+    SimulationResult reference = ref.result();
+    assertTrue(reference.planCounts().planStepsReused() > reference.planCounts().plansMade() / 2,
+        "a TTL of 3 serves many steps from plans: " + reference.planCounts());
+    assertTrue(reference.llmCalls() < reference.agentSteps(), "fewer LLM calls than agent steps");
     assertEquals(reference.perStep(), crashed.perStep());
     assertEquals(reference.finalCounts(), crashed.finalCounts());
     assertEquals(reference.llmCalls(), crashed.llmCalls());
@@ -229,7 +285,7 @@ class EndToEndTest {
     Files.deleteIfExists(png);
 
     Process w0 = worker("worker-can-ref", refJournal);
-    String out = starterProcess(concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
+    String out = starterProcess(temporal, concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
         png.toAbsolutePath().toString(), "--id", "e2e-can-ref"));
     assertTrue(out.contains(steps + "/" + steps) && out.contains("in " + runs + " runs (continue-as-new)"), out);
     assertEquals(steps + 1, Files.readAllLines(csv).size());
@@ -267,8 +323,8 @@ class EndToEndTest {
     int retried = assertNoCompletedCallRanAgain("e2e-can-crash", crashJournal);
     // every run of both, exported by the CLI, ends with its closing event and replays (the test server
     // lost the closing event of a run queried while it continued as new: --progress lines queries)
-    assertEveryRunClosedAndReplays("e2e-can-ref", runs);
-    assertEveryRunClosedAndReplays("e2e-can-crash", runs);
+    assertEveryRunClosedAndReplays(temporal, "e2e-can-ref", runs);
+    assertEveryRunClosedAndReplays(temporal, "e2e-can-crash", runs);
     // list: one row per simulation, with its status, close time and runs; describe: all runs
     List<String> rows = starter("list", "--limit", "100").lines().filter(l -> l.startsWith("e2e-can-ref ")).toList();
     assertEquals(1, rows.size(), rows.toString());
@@ -306,7 +362,8 @@ class EndToEndTest {
   }
 
   /** Exports every run of {@code id} with {@code history --all-runs}: each closes and replays. */
-  private static void assertEveryRunClosedAndReplays(String id, int runs) throws Exception {
+  private static void assertEveryRunClosedAndReplays(OnSharedDevServer namespace, String id, int runs)
+      throws Exception {
     Path out = dir.resolve("runs-" + id);
     if (Files.isDirectory(out)) {
       // an earlier build's export would be counted as runs of this one
@@ -316,7 +373,7 @@ class EndToEndTest {
         }
       }
     }
-    starter("history", id, "--all-runs", "-o", out.toAbsolutePath().toString());
+    starter(namespace, "history", id, "--all-runs", "-o", out.toAbsolutePath().toString());
     for (int n = 1; n <= runs; n++) {
       WorkflowExecutionHistory run = WorkflowExecutionHistory.fromJson(
           Files.readString(out.resolve(id + ".run-" + n + ".json")), id);

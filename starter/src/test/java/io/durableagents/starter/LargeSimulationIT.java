@@ -11,7 +11,9 @@ import io.temporal.client.WorkflowClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,9 +40,16 @@ class LargeSimulationIT {
     PersistentDevServerIT.stop(started);
   }
 
-  private void run(String name, String... args) throws Exception {
+  /** Starts {@code durable-agents <args>} in a process of its own, its output to {@code <name>.log}. */
+  private Process start(String name, String... args) {
+    Process p = ChildProcesses.start("512m", dir.resolve(name + ".log").toFile(), temporal.env(), args);
+    started.add(p);
+    return p;
+  }
+
+  /** Waits for {@link #start}'s command to finish, and checks it exited 0. */
+  private void await(String name, Process p) throws Exception {
     Path out = dir.resolve(name + ".log");
-    Process p = ChildProcesses.start("512m", out.toFile(), temporal.env(), args);
     assertTrue(p.waitFor(900, TimeUnit.SECONDS), name + " did not finish; see " + out);
     assertEquals(0, p.exitValue(), name + ": " + Files.readString(out));
   }
@@ -54,11 +63,19 @@ class LargeSimulationIT {
     String[] world = {"simulate", "--steps", "1", "--seed", "5", "--strategy", "cot", "--progress", "lines",
         "--citizens", Integer.toString(AGENTS - cops), "--cops", Integer.toString(cops),
         "--width", "60", "--height", "60"};
-    run("default", PersistentDevServerIT.concat(world, "--id", "large-default", "--agents-per-workflow", "100"));
     String all = Integer.toString(AGENTS);
-    run("all-groups", PersistentDevServerIT.concat(world, "--id", "large-all-groups", "--agents-per-workflow", "100",
-        "--max-concurrent-agents", all));
-    run("all-steps", PersistentDevServerIT.concat(world, "--id", "large-all-steps", "--max-concurrent-agents", all));
+    // the three runs at once, each followed by its own command line: the server's limits are per workflow
+    // task and per message, the same whether the worker has one run or three
+    Map<String, Process> runs = new LinkedHashMap<>();
+    runs.put("default", start("default",
+        PersistentDevServerIT.concat(world, "--id", "large-default", "--agents-per-workflow", "100")));
+    runs.put("all-groups", start("all-groups", PersistentDevServerIT.concat(world, "--id", "large-all-groups",
+        "--agents-per-workflow", "100", "--max-concurrent-agents", all)));
+    runs.put("all-steps", start("all-steps",
+        PersistentDevServerIT.concat(world, "--id", "large-all-steps", "--max-concurrent-agents", all)));
+    for (Map.Entry<String, Process> run : runs.entrySet()) {
+      await(run.getKey(), run.getValue());
+    }
 
     WorkflowClient client = temporal.client();
     SimulationResult reference = client.newUntypedWorkflowStub("large-default").getResult(SimulationResult.class);

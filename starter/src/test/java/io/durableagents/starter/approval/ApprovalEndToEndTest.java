@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.durableagents.starter.CliFailuresTest;
 import io.durableagents.starter.Failures;
 import io.durableagents.starter.OnSharedDevServer;
 import io.durableagents.starter.local.ChildProcesses;
@@ -56,12 +57,16 @@ class ApprovalEndToEndTest {
   /** A finished command: its exit code and what it printed. */
   private record Result(int exitCode, String output) {}
 
+  /**
+   * Runs {@code durable-agents <args>} in this JVM against the server (a JVM for each of these short
+   * commands cost seconds apiece; the agent and the workers run in processes of their own), its output also
+   * kept in {@code <name>.log}.
+   */
   private static Result command(String name, String... args) throws Exception {
-    File out = dir.resolve(name + ".log").toFile();
-    Files.deleteIfExists(out.toPath());
-    Process p = ChildProcesses.start("256m", out, temporal.env(), args);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), name + " did not finish: " + out);
-    return new Result(p.exitValue(), Files.readString(out.toPath()));
+    CliFailuresTest.Run r = CliFailuresTest.run(temporal.env(), args);
+    String output = r.out() + r.err();
+    Files.writeString(dir.resolve(name + ".log"), output);
+    return new Result(r.exitCode(), output);
   }
 
   private static List<ToolApproval> pending(String id) {
