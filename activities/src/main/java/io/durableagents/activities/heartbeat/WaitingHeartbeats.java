@@ -69,6 +69,17 @@ public final class WaitingHeartbeats {
   }
 
   /**
+   * As {@link #start(ActivityExecutionContext, Duration)}, with {@code details} in the heartbeats it
+   * sends: a call that ends before {@code every} sends none (each heartbeat is a request to the server
+   * and a write to its database).
+   */
+  public static WaitingHeartbeats start(ActivityExecutionContext context, Duration every, Object details) {
+    WaitingHeartbeats beats = new WaitingHeartbeats(context, every);
+    beats.details = details;
+    return beats;
+  }
+
+  /**
    * Heartbeats now, on the calling thread, then every {@code every} as {@link #start} does. For an
    * activity with no details to keep from an earlier attempt (this heartbeat carries none): the server's
    * heartbeat timeout runs from when it handed out the task, so a worker too busy to start the activity

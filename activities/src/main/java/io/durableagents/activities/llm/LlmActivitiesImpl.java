@@ -301,9 +301,29 @@ public final class LlmActivitiesImpl implements LlmActivities {
   }
 
   /**
-   * Calls the model on this thread while a side thread heartbeats. The first heartbeat goes out before
-   * anything else, carrying what the call's earlier attempts waited ({@link LlmCallWaits}): the server's
-   * heartbeat timeout runs from when it handed out the task, however busy this worker is. The call then
+   * How long after the server handed out an attempt its first heartbeat may wait for the heartbeats'
+   * interval ({@link #HEARTBEAT_INTERVAL}); past it (a worker too busy to start the call at once, or
+   * clocks that disagree) the first goes out at once. Well under {@code LlmCallOptions.HEARTBEAT_TIMEOUT}.
+   */
+  static final Duration FIRST_HEARTBEAT_SLACK = Duration.ofSeconds(2);
+
+  /**
+   * Whether an attempt the server handed out at {@code startedMillis} (its clock; 0 when unknown) must
+   * heartbeat at once, {@code nowMillis} being this worker's clock: when it has waited more than {@link
+   * #FIRST_HEARTBEAT_SLACK} since, or the clocks cannot be compared.
+   */
+  static boolean heartbeatAtOnce(long startedMillis, long nowMillis) {
+    long since = nowMillis - startedMillis;
+    return startedMillis <= 0 || since < 0 || since > FIRST_HEARTBEAT_SLACK.toMillis();
+  }
+
+  /**
+   * Calls the model on this thread while a side thread heartbeats, carrying what the call's earlier
+   * attempts waited ({@link LlmCallWaits}). The first heartbeat goes out after {@link #HEARTBEAT_INTERVAL},
+   * so that a call of less than a second sends none (a heartbeat is a request to the server and a write to
+   * its database: at every call, they had become most of what an agent step cost the dev server); at once
+   * when the attempt was handed out more than {@link #FIRST_HEARTBEAT_SLACK} ago ({@link
+   * #heartbeatAtOnce}): the server's heartbeat timeout runs from then, however busy this worker is. The call then
    * waits for one of its model's slots ({@link ModelSlots}; a cancelled or timed-out activity stops
    * waiting and takes none) and within the worker's rate limit, then waits for the model no longer than
    * its clock allows ({@link LlmCallClock#attemptLimit()}: the per-attempt time-out, or what is left of the
@@ -314,8 +334,10 @@ public final class LlmActivitiesImpl implements LlmActivities {
       LlmCallClock clock) {
     ActivityExecutionContext context = activityContext();
     // A local activity's heartbeat is a no-op: nothing to keep alive.
-    WaitingHeartbeats beats = context == null || context.getInfo().isLocal()
-        ? null : WaitingHeartbeats.startNow(context, HEARTBEAT_INTERVAL, clock.waits());
+    WaitingHeartbeats beats = context == null || context.getInfo().isLocal() ? null
+        : heartbeatAtOnce(context.getInfo().getStartedTimestamp(), System.currentTimeMillis())
+            ? WaitingHeartbeats.startNow(context, HEARTBEAT_INTERVAL, clock.waits())
+            : WaitingHeartbeats.start(context, HEARTBEAT_INTERVAL, clock.waits());
     ChatResponse response = null;
     RuntimeException failure = null;
     ActivityCompletionException stoppedHere = null;
