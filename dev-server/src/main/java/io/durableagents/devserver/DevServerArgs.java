@@ -48,26 +48,29 @@ final class DevServerArgs {
       args.add("--ui-codec-endpoint");
       args.add(s.uiCodecEndpoint());
     }
-    Map<String, String> pragmas = new java.util.LinkedHashMap<>(LocalTemporal.DEFAULT_SQLITE_PRAGMAS);
-    for (String pragma : s.sqlitePragmas()) {
-      int eq = pragma.indexOf('=');
-      pragmas.put(pragma.substring(0, eq).toLowerCase(java.util.Locale.ROOT), pragma.substring(eq + 1));
+    // SQLite's pragma names are case-insensitive; dynamic configuration keys are not
+    addOverridden(args, "--sqlite-pragma", LocalTemporal.DEFAULT_SQLITE_PRAGMAS, s.sqlitePragmas(),
+        name -> name.toLowerCase(java.util.Locale.ROOT));
+    addOverridden(args, "--dynamic-config-value", DYNAMIC_CONFIG, s.dynamicConfig(), String::trim);
+    return args;
+  }
+
+  /**
+   * {@code flag KEY=VALUE} for each of {@code defaults}, a value of {@code given} ({@code KEY=VALUE} each)
+   * replacing the default of the same key ({@code key} normalizes it): one value per key on the command
+   * line.
+   */
+  private static void addOverridden(List<String> args, String flag, Map<String, String> defaults,
+      List<String> given, java.util.function.UnaryOperator<String> key) {
+    Map<String, String> values = new java.util.LinkedHashMap<>(defaults);
+    for (String value : given) {
+      int eq = value.indexOf('=');
+      values.put(key.apply(value.substring(0, eq)), value.substring(eq + 1));
     }
-    pragmas.forEach((name, value) -> {
-      args.add("--sqlite-pragma");
+    values.forEach((name, value) -> {
+      args.add(flag);
       args.add(name + "=" + value);
     });
-    // the settings' own values replace ours of the same key: one value per key on the command line
-    Map<String, String> dynamic = new java.util.LinkedHashMap<>(DYNAMIC_CONFIG);
-    for (String value : s.dynamicConfig()) {
-      int eq = value.indexOf('=');
-      dynamic.put(value.substring(0, eq).trim(), value.substring(eq + 1));
-    }
-    dynamic.forEach((key, value) -> {
-      args.add("--dynamic-config-value");
-      args.add(key + "=" + value);
-    });
-    return args;
   }
 
   /** {@code --search-attribute Name=Type} for each of ours, as the Temporal CLI takes them. */

@@ -83,20 +83,10 @@ class LocalTemporalTest {
       assertEquals(String.valueOf(port), after(given, "--port"));
       assertEquals(dir.resolve("data/temporal.db").toAbsolutePath().toString(), after(given, "--db-filename"));
       assertEquals(String.valueOf(port + 1000), after(given, "--ui-port"));
-      List<String> attributes = new ArrayList<>();
-      for (int i = 0; i < given.size() - 1; i++) {
-        if (given.get(i).equals("--search-attribute")) {
-          attributes.add(given.get(i + 1));
-        }
-      }
+      List<String> attributes = all(given, "--search-attribute");
       assertTrue(attributes.containsAll(List.of("Scenario=Keyword", "Strategy=Keyword", "SimStep=Int")),
           attributes.toString());
-      List<String> pragmas = new ArrayList<>();
-      for (int i = 0; i < given.size() - 1; i++) {
-        if (given.get(i).equals("--sqlite-pragma")) {
-          pragmas.add(given.get(i + 1));
-        }
-      }
+      List<String> pragmas = all(given, "--sqlite-pragma");
       assertEquals(java.util.Set.of("journal_mode=wal", "synchronous=normal", "cache_size=-65536"),
           java.util.Set.copyOf(pragmas), "a write-ahead log synced at checkpoints and a 64 MiB page cache, unless "
               + "told otherwise");

@@ -99,9 +99,7 @@ public final class WaitingHeartbeats {
    */
   public static WaitingHeartbeats startNow(ActivityExecutionContext context, Duration every, Object details) {
     context.heartbeat(details);
-    WaitingHeartbeats beats = new WaitingHeartbeats(context, every);
-    beats.details = details;
-    return beats;
+    return start(context, every, details);
   }
 
   /**
