@@ -96,6 +96,11 @@ class ApprovalEndToEndTest {
       assertTrue(System.nanoTime() < deadline, "the calculator call never waited: " + out);
       Thread.sleep(50);
     }
+    // the agent asks every ApprovalWatch.INTERVAL_MILLIS: its line must be out before the call is decided
+    while (!Files.readString(out.toPath()).contains("Waiting for approval: call 1,")) {
+      assertTrue(System.nanoTime() < deadline, "the agent never said that the call waits: " + out);
+      Thread.sleep(50);
+    }
     ToolApproval waiting = pending(id).get(0);
     assertEquals("calculator", waiting.tool());
     assertEquals("17 * 23", waiting.arguments().path("expression").asText());
