@@ -96,9 +96,13 @@ class SeveralWorkersTest {
     // processes started meanwhile)
     Path referenceJournal = dir.resolve("journal-ref.log");
     Files.deleteIfExists(referenceJournal);
-    WorkerInThisJvm referenceWorker = WorkerInThisJvm.start("several-ref-worker", referenceSpace.env(Map.of(
+    Map<String, String> referenceSettings = Map.of(
         "DURABLE_AGENTS_EXECUTION_LOG", referenceJournal.toAbsolutePath().toString(),
-        "DURABLE_AGENTS_RULES_DELAY_MS", RULES_DELAY_MS)));
+        "DURABLE_AGENTS_RULES_DELAY_MS", RULES_DELAY_MS);
+    // the build's size in this JVM; a larger one in a worker process with a heap of its own
+    AutoCloseable referenceWorker = AGENTS <= 250
+        ? WorkerInThisJvm.start("several-ref-worker", referenceSpace.env(referenceSettings))
+        : referenceSpace.start("1g", dir.resolve("worker-ref.log"), referenceSettings, "worker")::destroyForcibly;
     long referenceStart = System.nanoTime();
     simulate(referenceSpace.env(), PersistentDevServerIT.concat(run, "--no-wait", "--id", "several-ref"));
 
