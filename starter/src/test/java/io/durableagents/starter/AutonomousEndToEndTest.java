@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.worker.CompletedActivities;
 import io.durableagents.workflows.autonomous.AutonomousAgentResult;
 import io.durableagents.workflows.autonomous.AutonomousAgentWorkflow;
@@ -15,7 +14,6 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.testing.WorkflowReplayer;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +22,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,10 +37,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and another still runs, the worker dies. A new worker finishes the run: the finished sub-agent is not
  * started again (its result is in the lead's history) and no completed activity runs again. The rules
  * model waits 400 ms before each answer ({@code DURABLE_AGENTS_RULES_DELAY_MS}) so that the
- * sub-agents take a moment.
+ * sub-agents take a moment. The killed worker is a process; the command line and the worker that takes
+ * over run in this JVM.
  */
 class AutonomousEndToEndTest {
   private static final String PROMPT = "What is 17 * 23, 120 / 4 and 2 ^ 10?";
+  private static final String RULES_DELAY_MS = "400";
 
   private static Path dir;
   @RegisterExtension
@@ -55,7 +58,7 @@ class AutonomousEndToEndTest {
   private static Process worker(String name, Path journal) {
     return temporal.start("384m", dir.resolve(name + ".log"), Map.of(
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString(),
-        "DURABLE_AGENTS_RULES_DELAY_MS", "400"), "worker");
+        "DURABLE_AGENTS_RULES_DELAY_MS", RULES_DELAY_MS), "worker");
   }
 
   @Test
@@ -64,21 +67,31 @@ class AutonomousEndToEndTest {
     Path journal = dir.resolve("journal-auto-crash.log");
     Files.deleteIfExists(journal);
     Process w1 = worker("worker-auto-1", journal);
-    File out = dir.resolve("starter-agent-run.log").toFile();
-    Files.deleteIfExists(out.toPath());
-    Process starter = ChildProcesses.start("256m", out, temporal.env(),
+    // the command line in this JVM (its own process is not what is tested), following the run meanwhile
+    ExecutorService following = Executors.newSingleThreadExecutor();
+    Future<CliFailuresTest.Run> starter = following.submit(() -> CliFailuresTest.run(temporal.env(),
         "agent", "run", Path.of("..", "examples", "research-lead.yaml").toString(), "--no-worker", "--id", id,
-        "-p", PROMPT);
+        "-p", PROMPT));
+    following.shutdown();
 
     List<SubAgentReport> atKill = awaitOneFinishedAndOneRunning(id);
     w1.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no goodbye to the server
     String finished = atKill.stream().filter(s -> s.status().equals("completed")).findFirst().orElseThrow().taskId();
-    Process w2 = worker("worker-auto-2", journal);
+    // the worker that takes over, in this JVM: what matters is that another worker finishes the run
+    try (WorkerInThisJvm w2 = WorkerInThisJvm.start("worker-auto-2", Map.of(
+        "TEMPORAL_ADDRESS", temporal.address(), "TEMPORAL_NAMESPACE", temporal.name(),
+        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString(),
+        "DURABLE_AGENTS_RULES_DELAY_MS", RULES_DELAY_MS))) {
+      CliFailuresTest.Run r = starter.get(180, TimeUnit.SECONDS);
+      String printed = r.out() + r.err();
+      Files.writeString(dir.resolve("starter-agent-run.log"), printed);
+      assertEquals(0, r.exitCode(), printed);
+      assertTrue(printed.contains("391") && printed.contains("1024") && printed.contains("Judge verdicts:"), printed);
+      check(id, journal, atKill, finished);
+    }
+  }
 
-    assertTrue(starter.waitFor(180, TimeUnit.SECONDS), "the starter did not finish: " + out);
-    String printed = Files.readString(out.toPath());
-    assertEquals(0, starter.exitValue(), printed);
-    assertTrue(printed.contains("391") && printed.contains("1024") && printed.contains("Judge verdicts:"), printed);
+  private static void check(String id, Path journal, List<SubAgentReport> atKill, String finished) throws Exception {
     AutonomousAgentResult result = client.newUntypedWorkflowStub(id).getResult(AutonomousAgentResult.class);
     assertEquals(3, result.subAgents().size());
     assertTrue(result.subAgents().stream().allMatch(s -> s.status().equals("completed")), result.toString());
@@ -96,7 +109,6 @@ class AutonomousEndToEndTest {
     assertEquals(1, runsOfFinished);
     int retried = assertNoCompletedCallRanAgain(id, journal);
     WorkflowReplayer.replayWorkflowExecution(client.fetchHistory(id), AutonomousAgentWorkflowImpl.class);
-    w2.destroy();
     System.out.printf("kill -9 with %s finished and %s; %d calls retried because they were in flight%n",
         finished, atKill, retried);
   }

@@ -51,17 +51,19 @@ class ContinueAsNewSuggestedTest {
     try {
       String[] run = {"simulate", "--steps", "6", "--seed", "3", "--citizens", "5", "--cops", "1",
           "--progress", "lines"};
+      // the run continued every 2 steps goes on beside the one the server's suggestion continues
+      simulate(dir, env, "every-2", PersistentDevServerIT.concat(run, "--no-wait", "--id", "cans-every-2",
+          "--continue-as-new-every", "2"));
       String suggested = simulate(dir, env, "suggested", PersistentDevServerIT.concat(run, "--id", "cans-suggested",
           "--continue-as-new-every", "1000"));
       Matcher runs = Pattern.compile("in (\\d+) runs \\(continue-as-new\\)").matcher(suggested);
       assertTrue(runs.find() && Integer.parseInt(runs.group(1)) > 1,
           "the server's suggestion was not followed: " + suggested);
-      simulate(dir, env, "every-2", PersistentDevServerIT.concat(run, "--id", "cans-every-2",
-          "--continue-as-new-every", "2"));
 
       WorkflowClient client = WorkflowClient.newInstance(service);
       SimulationResult a = client.newUntypedWorkflowStub("cans-suggested").getResult(SimulationResult.class);
-      SimulationResult b = client.newUntypedWorkflowStub("cans-every-2").getResult(SimulationResult.class);
+      SimulationResult b = client.newUntypedWorkflowStub("cans-every-2").getResultAsync(SimulationResult.class)
+          .get(120, java.util.concurrent.TimeUnit.SECONDS);
       assertEquals(b.perStep(), a.perStep());
       assertEquals(b.finalCounts(), a.finalCounts());
       assertEquals(b.llmCalls(), a.llmCalls());

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Three worker processes share a 500-agent simulation ({@link #AGENTS}) on Temporal's real dev server (the
+ * Three worker processes share a 250-agent simulation ({@link #AGENTS}) on Temporal's real dev server (the
  * Temporal CLI's, started as a user starts it; {@link SharedDevServer}, in a namespace of its own): the
  * histories show workflow and activity tasks taken by each worker's identity. One of them, the one running the simulation's own workflow, is killed with {@code
  * kill -9} in the middle of the run; the other two finish it with the result of the same seed on a single
@@ -49,18 +49,25 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SeveralWorkersTest {
   /**
-   * 500 agents, ten groups a step, which all three workers take: the build's size (the behaviour does not
-   * depend on it). {@code -Ddurableagents.severalWorkers.agents=1000} runs the size the measurements in
-   * docs/operations.md were taken at.
+   * 250 agents in groups of 25 ({@link #GROUP}), ten groups a step, which all three workers take: the
+   * build's size (the behaviour does not depend on it). {@code -Ddurableagents.severalWorkers.agents=1000
+   * -Ddurableagents.severalWorkers.group=50} runs the size the measurements in docs/operations.md were
+   * taken at.
    */
-  private static final int AGENTS = Integer.getInteger("durableagents.severalWorkers.agents", 500);
+  private static final int AGENTS = Integer.getInteger("durableagents.severalWorkers.agents", 250);
+  /** Agents per group workflow: a tenth of them by default, so that each step has ten groups. */
+  private static final int GROUP = Integer.getInteger("durableagents.severalWorkers.group", Math.max(1, AGENTS / 10));
   private static final int STEPS = 2;
   private static final String NAMED_IDENTITY = "worker-b@several-workers-test";
+  private static final String RULES_DELAY_MS = "100";
 
   private final List<Process> started = new ArrayList<>();
   private Path dir;
   @RegisterExtension
   static final OnSharedDevServer temporal = new OnSharedDevServer("several-workers");
+  /** Where the reference run goes, on a worker of its own, while the three workers start. */
+  @RegisterExtension
+  static final OnSharedDevServer referenceSpace = new OnSharedDevServer("several-workers-ref");
 
   @AfterEach
   void stopAll() throws InterruptedException {
@@ -81,29 +88,50 @@ class SeveralWorkersTest {
     String side = Long.toString(Math.round(Math.sqrt(AGENTS * 10.0)));
     String[] run = {"simulate", "--steps", Integer.toString(STEPS), "--seed", "3", "--progress", "lines",
         "--citizens", Integer.toString(AGENTS - cops), "--cops", Integer.toString(cops),
-        "--width", side, "--height", side, "--vision", "2", "--agents-per-workflow", "50",
+        "--width", side, "--height", side, "--vision", "2", "--agents-per-workflow", Integer.toString(GROUP),
         "--max-concurrent-agents", Integer.toString(AGENTS)};
 
-    // 1. the reference: the same seed on a single worker
-    Map<String, Process> byIdentity = new LinkedHashMap<>();
-    worker("worker-a", journal, null, service, byIdentity);
+    // 1. the reference: the same seed on a single worker (in this JVM), in a namespace of its own, while the
+    // three worker processes start (started with --no-wait: a command in this JVM lends its variables to the
+    // processes started meanwhile)
+    Path referenceJournal = dir.resolve("journal-ref.log");
+    Files.deleteIfExists(referenceJournal);
+    Map<String, String> referenceSettings = Map.of(
+        "DURABLE_AGENTS_EXECUTION_LOG", referenceJournal.toAbsolutePath().toString(),
+        "DURABLE_AGENTS_RULES_DELAY_MS", RULES_DELAY_MS);
+    // the build's size in this JVM; a larger one in a worker process with a heap of its own
+    AutoCloseable referenceWorker = AGENTS <= 250
+        ? WorkerInThisJvm.start("several-ref-worker", referenceSpace.env(referenceSettings))
+        : referenceSpace.start("1g", dir.resolve("worker-ref.log"), referenceSettings, "worker")::destroyForcibly;
     long referenceStart = System.nanoTime();
-    simulate(PersistentDevServerIT.concat(run, "--id", "several-ref"));
-    Duration referenceTook = Duration.ofNanos(System.nanoTime() - referenceStart);
-    SimulationResult reference = client.newUntypedWorkflowStub("several-ref").getResult(SimulationResult.class);
-    int referenceLines = lines(journal);
-    long referenceCalls = CompletedActivities.doneInJournal(journal, 0);
+    simulate(referenceSpace.env(), PersistentDevServerIT.concat(run, "--no-wait", "--id", "several-ref"));
 
     // 2. three workers; one of them named by DURABLE_AGENTS_WORKER_IDENTITY, two by the default
-    assertEquals(NAMED_IDENTITY, worker("worker-b", journal, NAMED_IDENTITY, service, byIdentity));
-    worker("worker-c", journal, null, service, byIdentity);
+    // (all three JVMs start at once)
+    Map<String, Process> byIdentity = new LinkedHashMap<>();
+    Process a = worker("worker-a", journal, null);
+    Process b = worker("worker-b", journal, NAMED_IDENTITY);
+    Process c = worker("worker-c", journal, null);
+    byIdentity.put(awaitPolling("worker-a", a, null, service), a);
+    assertEquals(NAMED_IDENTITY, awaitPolling("worker-b", b, NAMED_IDENTITY, service));
+    byIdentity.put(NAMED_IDENTITY, b);
+    byIdentity.put(awaitPolling("worker-c", c, null, service), c);
     assertEquals(3, byIdentity.size(), byIdentity.keySet().toString());
+    SimulationResult reference;
+    try {
+      reference = referenceSpace.client().newUntypedWorkflowStub("several-ref")
+          .getResultAsync(SimulationResult.class).get(300, TimeUnit.SECONDS);
+    } finally {
+      referenceWorker.close();
+    }
+    Duration referenceTook = Duration.ofNanos(System.nanoTime() - referenceStart);
+    long referenceCalls = CompletedActivities.doneInJournal(referenceJournal, 0);
     long crashStart = System.nanoTime();
-    simulate(PersistentDevServerIT.concat(run, "--no-wait", "--id", "several-crash"));
+    simulate(temporal.env(), PersistentDevServerIT.concat(run, "--no-wait", "--id", "several-crash"));
 
     // kill mid-run: once every worker ran calls of this run and a third of its calls are done
     awaitCondition(Duration.ofSeconds(180), "a third of the run with all three workers", () -> {
-      List<String[]> crashLines = journalLines(journal, referenceLines);
+      List<String[]> crashLines = journalLines(journal, 0);
       long done = crashLines.stream().filter(f -> f[1].equals("done")).count();
       long pids = crashLines.stream().map(f -> f[6]).distinct().count();
       return pids == 3 && done >= referenceCalls / 3;
@@ -112,7 +140,7 @@ class SeveralWorkersTest {
     String simulationHolder = lastWorkflowTaskIdentity(client.fetchHistory("several-crash"));
     Process victim = byIdentity.get(simulationHolder);
     assertTrue(victim != null, "the simulation runs on " + simulationHolder + ", not one of " + byIdentity.keySet());
-    long callsAtKill = CompletedActivities.doneInJournal(journal, referenceLines);
+    long callsAtKill = CompletedActivities.doneInJournal(journal, 0);
     Instant killedAt = Instant.now();
     victim.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no goodbye to the server
     long killNanos = System.nanoTime();
@@ -156,8 +184,9 @@ class SeveralWorkersTest {
     assertFalse(after.contains(simulationHolder), after.toString());
 
     // what the survivors took over, and when: calls in flight (the journal), workflow tasks timed out
-    Takeover takeover = takeover(journal, referenceLines, killedAt, tasks);
-    System.out.printf("several workers: %d agents x %d steps in groups of 50; reference on one worker %d s; "
+    Takeover takeover = takeover(journal, 0, killedAt, tasks);
+    System.out.printf("several workers: %d agents x %d steps in groups of %d; reference on one worker %d s "
+            + "(beside the workers' starts); "
             + "on three workers %d s, with kill -9 of %s (it ran the simulation) after %d of %d calls; the other two "
             + "finished %d s later%n"
             + "  tasks per identity: workflow %s, activity %s%n"
@@ -165,23 +194,18 @@ class SeveralWorkersTest {
             + "  workflow tasks timed out after the kill: %s; the last one taken by a survivor %d ms after the kill%n"
             + "  CPU so far: server (shared by this JVM's classes) %d s, workers %s%n"
             + "  test took %d s%n",
-        AGENTS, STEPS, referenceTook.toSeconds(), crashTook.toSeconds(), simulationHolder, callsAtKill, referenceCalls,
+        AGENTS, STEPS, GROUP, referenceTook.toSeconds(), crashTook.toSeconds(), simulationHolder, callsAtKill, referenceCalls,
         afterKill.toSeconds(), new TreeMap<>(tasks.workflowTasks), new TreeMap<>(tasks.activityTasks),
         report.retriedInFlight(), takeover.lastCallRestartMillis, takeover.timedOut,
         takeover.lastWorkflowTaskMillis, cpuSeconds(SharedDevServer.process()), cpuByIdentity(byIdentity),
         Duration.ofNanos(System.nanoTime() - testStart).toSeconds());
   }
 
-  /**
-   * Starts a worker; returns its identity once Temporal lists it among the pollers of both our task
-   * queues (workflow tasks on the agents queue, activity tasks on the LLM queue). The default identity
-   * is {@code <pid>@<host>}.
-   */
-  private String worker(String name, Path journal, String identity, WorkflowServiceStubs service,
-      Map<String, Process> byIdentity) throws Exception {
+  /** Starts a worker process writing {@code journal}, named {@code identity} (null: the default, {@code <pid>@<host>}). */
+  private Process worker(String name, Path journal, String identity) throws Exception {
     Map<String, String> env = new HashMap<>(temporal.env(Map.of(
         "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString(),
-        "DURABLE_AGENTS_RULES_DELAY_MS", "100")));
+        "DURABLE_AGENTS_RULES_DELAY_MS", RULES_DELAY_MS)));
     if (identity != null) {
       env.put(WorkerSettings.WORKER_IDENTITY, identity);
     }
@@ -189,6 +213,16 @@ class SeveralWorkersTest {
     Files.deleteIfExists(log);
     Process p = ChildProcesses.start("1g", log.toFile(), env, "worker");
     started.add(p);
+    return p;
+  }
+
+  /**
+   * Waits until Temporal lists worker {@code p} among the pollers of both our task queues (workflow tasks on
+   * the agents queue, activity tasks on the LLM queue); returns its identity.
+   */
+  private String awaitPolling(String name, Process p, String identity, WorkflowServiceStubs service)
+      throws Exception {
+    Path log = dir.resolve(name + ".log");
     String[] found = new String[1];
     awaitCondition(Duration.ofSeconds(120), name + " to poll both task queues (" + log + ")", () -> {
       if (!p.isAlive()) {
@@ -205,7 +239,6 @@ class SeveralWorkersTest {
       }
       return false;
     });
-    byIdentity.put(found[0], p);
     return found[0];
   }
 
@@ -217,8 +250,8 @@ class SeveralWorkersTest {
         .getPollersList().stream().map(PollerInfo::getIdentity).collect(Collectors.toSet());
   }
 
-  private void simulate(String... args) throws Exception {
-    CliFailuresTest.Run r = CliFailuresTest.run(temporal.env(), args);
+  private void simulate(Map<String, String> env, String... args) throws Exception {
+    CliFailuresTest.Run r = CliFailuresTest.run(env, args);
     String text = r.out() + r.err();
     Files.writeString(dir.resolve("starter-" + args[args.length - 1] + ".log"), text);
     assertEquals(0, r.exitCode(), text);
@@ -325,12 +358,6 @@ class SeveralWorkersTest {
     Map<String, String> cpu = new TreeMap<>();
     byIdentity.forEach((identity, p) -> cpu.put(identity, p.isAlive() ? cpuSeconds(p) + " s" : "killed"));
     return cpu;
-  }
-
-  private static int lines(Path file) throws Exception {
-    try (Stream<String> lines = Files.lines(file)) {
-      return (int) lines.count();
-    }
   }
 
   /** The journal's lines after the first {@code skip}, split into their fields (complete lines only). */

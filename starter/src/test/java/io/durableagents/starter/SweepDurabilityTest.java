@@ -14,28 +14,37 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A sweep survives everything at once on Temporal's real dev server: kill -9 of the client following it
  * ({@code sweep}), of the worker running it, and of the server (started again on its database). Another
  * worker and {@code attach} take over; the experiment ends with the table of an undisturbed sweep of the
- * same grid and seeds, run by run and step by step, and no activity that had completed ran again.
+ * same grid and seeds, run by run and step by step, and no activity that had completed ran again. The
+ * undisturbed sweep runs on the JVM's shared dev server, with a worker in this JVM, while this test's server
+ * and first worker start; the worker that takes over runs in this JVM too (the first one is killed, so it
+ * is a process).
  */
 class SweepDurabilityTest {
+  private static final String RULES_DELAY_MS = "20";
+  /** Where the undisturbed reference sweep goes, while this test's own server starts. */
+  @RegisterExtension
+  static final OnSharedDevServer referenceSpace = new OnSharedDevServer("sweep-durability-ref");
   private final List<Process> started = new ArrayList<>();
+  private final List<WorkerInThisJvm> workers = new ArrayList<>();
   private Path dir;
   private int port;
   private Path journal;
 
   @AfterEach
   void stopAll() throws InterruptedException {
+    workers.forEach(WorkerInThisJvm::close);
     PersistentDevServerIT.stop(started);
   }
 
@@ -48,44 +57,60 @@ class SweepDurabilityTest {
       Files.deleteIfExists(dir.resolve("temporal.db" + suffix));
     }
     journal = dir.resolve("journal.log");
+    Path referenceJournal = dir.resolve("journal-ref.log");
     Files.deleteIfExists(journal);
+    Files.deleteIfExists(referenceJournal);
+    // 4 runs of 8 agents, 2 at once: kills at a quarter and at half of the calls land mid-sweep (its size is
+    // not the point)
+    String[] sweep = {"sweep", "--steps", "3", "--citizens", "6", "--cops", "2", "--param", "legitimacy=0.3,0.8",
+        "--seeds", "2", "--max-concurrent-runs", "2"};
+    // the reference, undisturbed, while this test's server and first worker start (started with --no-wait:
+    // a command in this JVM lends its variables to the processes started meanwhile)
+    WorkerInThisJvm referenceWorker = WorkerInThisJvm.start("sweep-ref-worker", referenceSpace.env(Map.of(
+        "DURABLE_AGENTS_RULES_DELAY_MS", RULES_DELAY_MS,
+        "DURABLE_AGENTS_EXECUTION_LOG", referenceJournal.toAbsolutePath().toString())));
+    workers.add(referenceWorker);
+    CliFailuresTest.Run referenceStart = CliFailuresTest.run(referenceSpace.env(),
+        PersistentDevServerIT.concat(sweep, "--no-wait", "--id", "sweep-ref"));
+    assertEquals(0, referenceStart.exitCode(), referenceStart.out() + referenceStart.err());
     port = RealDevServer.freePort();
     Process server = devServer(cli, db, 1);
     Process firstWorker = worker("worker-1");
-    // 4 runs of 12 agents: kills at a quarter and at half of the calls land mid-sweep (its size is not the point)
-    String[] sweep = {"sweep", "--steps", "5", "--citizens", "10", "--cops", "2", "--param", "legitimacy=0.3,0.8",
-        "--seeds", "2", "--max-concurrent-runs", "2"};
-    starter("reference", PersistentDevServerIT.concat(sweep, "--id", "sweep-ref"));
-    long referenceCalls = CompletedActivities.doneInJournal(journal, 0);
-    int referenceLines = Files.readAllLines(journal).size();
+    ExperimentResult reference = referenceSpace.client().newUntypedWorkflowStub("sweep-ref")
+        .getResultAsync(ExperimentResult.class).get(400, TimeUnit.SECONDS);
+    referenceWorker.close();
+    assertEquals(4, reference.count(RunStatus.COMPLETED), reference.toString());
+    long referenceCalls = CompletedActivities.doneInJournal(referenceJournal, 0);
 
     WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
     try {
       WorkflowClient client = WorkflowClient.newInstance(service);
-      ExperimentResult reference = client.newUntypedWorkflowStub("sweep-ref").getResult(ExperimentResult.class);
-      assertEquals(4, reference.count(RunStatus.COMPLETED), reference.toString());
 
       // the client: a sweep that follows its experiment
       Process client1 = ChildProcesses.start("256m", dir.resolve("sweep-crash.log").toFile(),
           Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
           PersistentDevServerIT.concat(sweep, "--id", "sweep-crash"));
       started.add(client1);
-      awaitDone(referenceLines, referenceCalls / 4, "a quarter of the sweep");
+      awaitDone(referenceCalls / 4, "a quarter of the sweep");
       client1.destroyForcibly().waitFor();
       firstWorker.destroyForcibly().waitFor();
-      long atWorkerKill = CompletedActivities.doneInJournal(journal, referenceLines);
+      long atWorkerKill = CompletedActivities.doneInJournal(journal, 0);
       assertTrue(atWorkerKill < referenceCalls, "the kills must land mid-sweep: " + atWorkerKill + " of "
           + referenceCalls + " calls done");
-      worker("worker-2");
-      awaitDone(referenceLines, referenceCalls / 2, "half of the sweep");
+      workers.add(WorkerInThisJvm.start("sweep-worker-2", workerEnv()));
+      awaitDone(referenceCalls / 2, "half of the sweep");
       RealDevServer.kill(server);
-      long atServerKill = CompletedActivities.doneInJournal(journal, referenceLines);
+      long atServerKill = CompletedActivities.doneInJournal(journal, 0);
       assertTrue(atServerKill < referenceCalls, "the server's kill must land mid-sweep: " + atServerKill);
       devServer(cli, db, 2);
 
       // another client follows it to its end
-      String followed = starter("attach", "attach", "sweep-crash", "--progress", "lines");
+      CliFailuresTest.Run attach = CliFailuresTest.run(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
+          "attach", "sweep-crash", "--progress", "lines");
+      String followed = attach.out() + attach.err();
+      Files.writeString(dir.resolve("attach.log"), followed);
+      assertEquals(0, attach.exitCode(), followed);
       ExperimentResult crashed = client.newUntypedWorkflowStub("sweep-crash").getResultAsync(ExperimentResult.class)
           .get(300, TimeUnit.SECONDS);
       assertEquals(reference.runs().size(), crashed.runs().size());
@@ -111,9 +136,9 @@ class SweepDurabilityTest {
     }
   }
 
-  private void awaitDone(int skip, long calls, String what) throws Exception {
+  private void awaitDone(long calls, String what) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
-    while (CompletedActivities.doneInJournal(journal, skip) < calls) {
+    while (CompletedActivities.doneInJournal(journal, 0) < calls) {
       assertTrue(System.nanoTime() < deadline, "the sweep did not reach " + what);
       Thread.sleep(20);
     }
@@ -125,20 +150,15 @@ class SweepDurabilityTest {
     return p;
   }
 
-  private Process worker(String name) throws Exception {
-    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), Map.of(
-        "TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "20",
-        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
-    started.add(p);
-    return p;
+  /** The workers' settings on this test's server: the rules model slowed a little, the shared journal. */
+  private Map<String, String> workerEnv() {
+    return Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", RULES_DELAY_MS,
+        "DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
   }
 
-  private String starter(String name, String... args) throws Exception {
-    Path out = dir.resolve(name + ".log");
-    Process p = ChildProcesses.start("256m", out.toFile(), Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port), args);
-    assertTrue(p.waitFor(Duration.ofSeconds(400).toSeconds(), TimeUnit.SECONDS), name + " did not finish");
-    String text = Files.readString(out);
-    assertEquals(0, p.exitValue(), text);
-    return text;
+  private Process worker(String name) throws Exception {
+    Process p = ChildProcesses.start("384m", dir.resolve(name + ".log").toFile(), workerEnv(), "worker");
+    started.add(p);
+    return p;
   }
 }

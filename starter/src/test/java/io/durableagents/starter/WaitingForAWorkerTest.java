@@ -91,17 +91,19 @@ class WaitingForAWorkerTest {
         described.out());
     assertTrue(describeMillis < 5_000, "describe took " + describeMillis + " ms:\n" + described.out());
 
-    started.add(ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker"));
-    String back = "A worker polls 'durable-agents-simulations' and 'durable-agents' and 'durable-agents-llm' now: ";
-    for (Object[] c : new Object[][] {{"simulate", simulate, "no-worker-sim"}, {"attach", attach, "no-worker-sim"},
-        {"agent", agent, "no-worker-agent"}}) {
-      String name = (String) c[0];
-      Process p = (Process) c[1];
-      assertTrue(p.waitFor(180, TimeUnit.SECONDS), name + " did not finish: " + log(name));
-      String text = log(name);
-      assertEquals(0, p.exitValue(), text);
-      assertEquals(1, text.split(java.util.regex.Pattern.quote(none), -1).length - 1, "said once:\n" + text);
-      assertTrue(text.indexOf(back + c[2] + " goes on.") > text.indexOf(none), text);
+    // the worker in this JVM: what is tested is what the commands say, not the worker's process
+    try (WorkerInThisJvm worker = WorkerInThisJvm.start("waiting-for-a-worker", env)) {
+      String back = "A worker polls 'durable-agents-simulations' and 'durable-agents' and 'durable-agents-llm' now: ";
+      for (Object[] c : new Object[][] {{"simulate", simulate, "no-worker-sim"}, {"attach", attach, "no-worker-sim"},
+          {"agent", agent, "no-worker-agent"}}) {
+        String name = (String) c[0];
+        Process p = (Process) c[1];
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), name + " did not finish: " + log(name));
+        String text = log(name);
+        assertEquals(0, p.exitValue(), text);
+        assertEquals(1, text.split(java.util.regex.Pattern.quote(none), -1).length - 1, "said once:\n" + text);
+        assertTrue(text.indexOf(back + c[2] + " goes on.") > text.indexOf(none), text);
+      }
     }
     assertTrue(log("simulate").contains("Finished no-worker-sim: 2 steps"), log("simulate"));
   }

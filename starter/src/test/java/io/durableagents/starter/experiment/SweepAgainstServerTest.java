@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.durableagents.starter.CliFailuresTest;
 import io.durableagents.starter.Failures;
 import io.durableagents.starter.OnSharedDevServer;
+import io.durableagents.starter.WorkerInThisJvm;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.workflows.experiment.ExperimentResult;
 import io.durableagents.workflows.experiment.ExperimentRunOutcome;
@@ -34,8 +35,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@code sweep} and the commands that take an experiment's id, on the embedded dev server with a worker
- * in its own process, the command line in this JVM: a sweep's lines, summary and CSV files against the
+ * {@code sweep} and the commands that take an experiment's id, on the shared dev server with the worker
+ * and the command line in this JVM (a sweep's Ctrl-C in a process of its own): a sweep's lines, summary and CSV files against the
  * experiment's own result; a dry run that starts nothing; pause, resume, stop, describe and attach of a
  * running experiment (and a run of it by its {@code <experiment>/run-NNN} id); what-ifs of a recorded run.
  */
@@ -43,16 +44,16 @@ class SweepAgainstServerTest {
   private static Path dir;
   @RegisterExtension
   static final OnSharedDevServer temporal = new OnSharedDevServer("sweep-against-server");
-  private static Process worker;
+  private static WorkerInThisJvm worker;
   private static WorkflowServiceStubs service;
   private static WorkflowClient client;
 
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createDirectories(Path.of("target", "sweep"));
-    // slowed a little, so that a longer experiment is still running while the tests signal it
-    Map<String, String> env = temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "5", "DURABLE_AGENTS_MODEL", ""));
-    worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker");
+    // slowed a little, so that a longer experiment is still running while the tests signal it; in this JVM,
+    // as the commands are (its own process is not what these tests are about)
+    worker = WorkerInThisJvm.start("sweep-worker", temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "5")));
     service = temporal.service();
     client = temporal.client();
   }
@@ -60,8 +61,7 @@ class SweepAgainstServerTest {
   @AfterAll
   static void stop() throws Exception {
     if (worker != null) {
-      worker.destroy();
-      worker.waitFor(30, TimeUnit.SECONDS);
+      worker.close();
     }
   }
 
