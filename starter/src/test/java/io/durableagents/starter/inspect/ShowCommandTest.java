@@ -60,8 +60,9 @@ class ShowCommandTest {
     running.intervene(new InterventionRequest(Map.of("legitimacy", "0.3"), intervenedAt, "crackdown"));
     running.resume();
     result = client.newUntypedWorkflowStub(SIMULATION).getResult(120, TimeUnit.SECONDS, SimulationResult.class);
-    CliFailuresTest.Run fork = CliFailuresTest.run(env, "fork", SIMULATION, "--at-step", "3", "--id", FORK,
-        "--no-wait");
+    // one step of its own (a total of 4): show names the fork, whatever it ran
+    CliFailuresTest.Run fork = CliFailuresTest.run(env, "fork", SIMULATION, "--at-step", "3", "--steps", "4",
+        "--id", FORK, "--no-wait");
     assertEquals(Failures.OK, fork.exitCode(), fork.out() + fork.err());
     client.newUntypedWorkflowStub(FORK).getResult(120, TimeUnit.SECONDS, SimulationResult.class);
   }
