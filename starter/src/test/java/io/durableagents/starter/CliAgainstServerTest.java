@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import io.durableagents.devserver.LocalTemporal;
 import io.durableagents.starter.local.ChildProcesses;
+import io.durableagents.worker.DurableAgentsPlugin;
+import io.durableagents.worker.TemporalConnection;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.worker.WorkerFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -20,7 +24,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -33,17 +41,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * its own process: an unreachable address, a malformed one, a web server and a silent TCP port where
  * Temporal should be; start-up checks that must not start a workflow; an id already running; an
  * unknown agent; runs that fail because the worker has no key; Ctrl-C in {@code simulate}
- * (detaches, the run goes on) and in {@code demo} (stops its worker, leaves no process behind); the
+ * (detaches, the run goes on) and in {@code demo --port} where a Temporal listens (demo uses it, its worker
+ * runs the steps; Ctrl-C stops the worker, leaves no process behind, and the Temporal running); the
  * search attributes every run of a simulation carries, however it was started. Around run ids: {@code
  * agent} under a running simulation's id is refused, not left waiting on it; {@code resume} of a run that
  * is not paused says so; {@code plans} and {@code attach} of an unknown id are not found (exit 3), and
- * {@code attach} names no run to Ctrl-C before it has found one.
+ * {@code attach} names no run to Ctrl-C before it has found one. The worker runs in this JVM (what is
+ * tested is the command line; {@code WorkerStartTest} and {@code EndToEndTest} start the worker's process),
+ * as do the commands but for those that get Ctrl-C, which need a process of their own.
  */
 class CliAgainstServerTest {
   private static Path dir;
   @RegisterExtension
   static final OnSharedDevServer temporal = new OnSharedDevServer("cli-against-server");
-  private static Process worker;
+  private static WorkerFactory worker;
   private static WorkflowServiceStubs service;
   private static HttpServer web;
   private static ServerSocket silent;
@@ -52,13 +63,18 @@ class CliAgainstServerTest {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createDirectories(Path.of("target", "cli-failures"));
-    // a worker without any provider key, slowed so that runs last while the tests look at them
+    // a worker without any provider key, slowed so that runs last while the tests look at them: in this JVM,
+    // as 'worker' makes it from this environment
     Map<String, String> env = temporal.env(Map.of(
         "DURABLE_AGENTS_RULES_DELAY_MS", "20", "OPENAI_API_KEY", "", "OPENAI_BASE_URL", "",
         "ANTHROPIC_API_KEY", "", "DURABLE_AGENTS_MODEL", "",
         "DURABLE_AGENTS_CHECKPOINT_DIR", dir.resolve("checkpoints").toAbsolutePath().toString()));
-    worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(), env, "worker");
     service = temporal.service();
+    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().configureFromEnvironment(env)
+        .configureFromClasspath().build();
+    worker = WorkerFactory.newInstance(TemporalConnection.fromEnvironment(env).client(service, "cli-test-worker",
+        plugin));
+    worker.start();
     web = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     web.createContext("/", exchange -> {
       exchange.sendResponseHeaders(200, -1);
@@ -88,8 +104,8 @@ class CliAgainstServerTest {
       silent.close();
     }
     if (worker != null) {
-      worker.destroy();
-      worker.waitFor(30, TimeUnit.SECONDS);
+      worker.shutdownNow();
+      worker.awaitTermination(20, TimeUnit.SECONDS);
     }
   }
 
@@ -249,21 +265,27 @@ class CliAgainstServerTest {
     Result sim = onServer("agent-dup-sim", "simulate", "--id", "cli-agent-dup", "--steps", "400", "--citizens", "4",
         "--cops", "1", "--no-wait");
     assertEquals(0, sim.exitCode(), sim.out() + sim.err());
+    ExecutorService waiting = Executors.newSingleThreadExecutor();
     try {
       // the SDK's blocking call would wait for the simulation's result: for as long as it runs
-      Process p = start("agent-dup", temporal.env(), "agent", "--no-worker", "--id",
-          "cli-agent-dup", "-p", "What is 2 + 3?");
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly().waitFor();
-        throw new AssertionError("agent waited on the running simulation: "
-            + Files.readString(dir.resolve("agent-dup.out")));
+      Future<Result> call = waiting.submit(() -> onServer("agent-dup", "agent", "--no-worker", "--id",
+          "cli-agent-dup", "-p", "What is 2 + 3?"));
+      Result agent;
+      try {
+        agent = call.get(60, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        // the run's end ends the command's wait (the commands of this JVM take turns: not 'stop' then)
+        temporal.client().newUntypedWorkflowStub("cli-agent-dup").terminate("agent waited on it");
+        throw new AssertionError("agent waited on the running simulation: " + call.get(60, TimeUnit.SECONDS));
       }
-      Result agent = result("agent-dup", p);
       assertClear(agent, Failures.USAGE, "agent: a run with id 'cli-agent-dup' is already running");
       assertFalse(agent.out().contains("Started"), agent.out());
       assertEquals(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, status("cli-agent-dup"));
     } finally {
-      assertEquals(0, onServer("agent-dup-stop", "stop", "cli-agent-dup").exitCode());
+      waiting.shutdownNow();
+      if (status("cli-agent-dup") == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+        assertEquals(0, onServer("agent-dup-stop", "stop", "cli-agent-dup").exitCode());
+      }
     }
   }
 
@@ -300,8 +322,9 @@ class CliAgainstServerTest {
   @Test
   void forksCheckpointsAndInterventionsFromTheCommandLine() throws Exception {
     Path ref = dir.resolve("branch-ref.csv");
+    // a small world: what is compared is the steps a fork repeats, not how many agents take them
     Result original = onServer("branch-ref", "simulate", "--id", "cli-branch", "--steps", "8", "--seed", "7",
-        "--citizens", "6", "--cops", "2",
+        "--citizens", "3", "--cops", "1",
         "--continue-as-new-every", "3", "--progress", "lines", "--csv", ref.toString());
     assertEquals(0, original.exitCode(), original.out() + original.err());
 
@@ -396,7 +419,7 @@ class CliAgainstServerTest {
   @Test
   void everyRunOfEverySimulationCarriesItsScenarioAndStrategy() throws Exception {
     Result original = onServer("attrs-ref", "simulate", "--id", "cli-attrs", "--steps", "4", "--seed", "3",
-        "--citizens", "6", "--cops", "2", "--continue-as-new-every", "2", "--checkpoint-every", "2",
+        "--citizens", "3", "--cops", "1", "--continue-as-new-every", "2", "--checkpoint-every", "2",
         "--progress", "lines");
     assertEquals(0, original.exitCode(), original.out() + original.err());
     Result fork = onServer("attrs-fork", "fork", "cli-attrs", "--at-step", "1", "--id", "cli-attrs-fork",
@@ -547,11 +570,24 @@ class CliAgainstServerTest {
     assertEquals(0, onServer("interrupt-simulate-stop", "stop", id).exitCode());
   }
 
+  /**
+   * {@code demo --port} where a Temporal listens (this JVM's shared dev server): demo uses it, the worker it
+   * starts finds it and runs the steps, and Ctrl-C stops that worker and leaves the Temporal it did not start
+   * running (the case of {@code DemoPortTest} where demo starts none is {@code DemoViewTest}'s).
+   */
   @Test
-  void ctrlCInDemoStopsItsWorkerAndLeavesNoProcess() throws Exception {
-    Process p = start("interrupt-demo", temporal.env(),
-        "demo", "--steps", "400", "--citizens", "4", "--cops", "1", "--progress", "lines");
+  void ctrlCInDemoOnARunningTemporalStopsItsWorkerLeavesNoProcessAndTheTemporalRunning() throws Exception {
+    Map<String, String> env = new HashMap<>();
+    env.put(LocalTemporal.DATA_DIR_VARIABLE, dir.resolve("demo-data").toAbsolutePath().toString());
+    env.put("TEMPORAL_ADDRESS", "");
+    env.put("TEMPORAL_NAMESPACE", temporal.name());
+    env.put("DURABLE_AGENTS_MODEL", "rules");
+    int port = temporal.port();
+    Process p = start("interrupt-demo", env, "demo", "--port", Integer.toString(port),
+        "--steps", "400", "--citizens", "4", "--cops", "1", "--progress", "lines");
     String id = awaitStarted("interrupt-demo", p);
+    String started = Files.readString(dir.resolve("interrupt-demo.out"));
+    assertTrue(started.contains("Using the Temporal at 127.0.0.1:" + port + " (from --port)"), started);
     List<ProcessHandle> children = p.descendants().toList();
     assertFalse(children.isEmpty(), "demo started no worker");
     interrupt(p);
@@ -566,6 +602,7 @@ class CliAgainstServerTest {
       Thread.sleep(100);
     }
     assertFalse(children.stream().anyMatch(ProcessHandle::isAlive), "demo left " + children);
+    assertTrue(ChildProcesses.listening("127.0.0.1", port), "demo leaves a Temporal it did not start running");
     // the run stays; this class's worker would take it up
     assertEquals(0, onServer("interrupt-demo-stop", "stop", id).exitCode());
   }

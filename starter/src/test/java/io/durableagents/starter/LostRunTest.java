@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import io.durableagents.starter.inspect.HistoryCommand;
 import io.durableagents.starter.local.ChildProcesses;
+import io.durableagents.worker.DurableAgentsPlugin;
+import io.durableagents.worker.TemporalConnection;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.worker.WorkerFactory;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,15 +30,23 @@ import org.junit.jupiter.api.Test;
  * When the in-memory Temporal dies under a run, the commands say so in plain words: {@code attach}
  * stops waiting within seconds and says the server was lost; once a new in-memory server runs on the
  * same port, {@code attach}, {@code describe} and {@code list} say the run is gone with the old one and
- * name the way back.
+ * name the way back. The worker runs in this JVM (its pollers outlive the server and find the new one, as
+ * a worker's process does): what is tested is what the commands say.
  */
 class LostRunTest {
   private final List<Process> started = new ArrayList<>();
+  private WorkflowServiceStubs workerService;
+  private WorkerFactory worker;
   private Path dir;
   private int port;
 
   @AfterEach
   void stopAll() throws InterruptedException {
+    if (worker != null) {
+      worker.shutdownNow();
+      worker.awaitTermination(20, TimeUnit.SECONDS);
+      workerService.shutdownNow();
+    }
     for (Process p : started) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
@@ -133,10 +144,14 @@ class LostRunTest {
       port = s.getLocalPort();
     }
     Process server = server();
-    Process worker = ChildProcesses.start("384m", dir.resolve("worker.log").toFile(),
-        Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port, "DURABLE_AGENTS_RULES_DELAY_MS", "20",
-            "DURABLE_AGENTS_CHECKPOINT_DIR", checkpoints().toString()), "worker");
-    started.add(worker);
+    // as 'worker' makes it from this environment
+    Map<String, String> workerEnv = Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
+        "DURABLE_AGENTS_RULES_DELAY_MS", "20", "DURABLE_AGENTS_CHECKPOINT_DIR", checkpoints().toString());
+    TemporalConnection connection = TemporalConnection.fromEnvironment(workerEnv);
+    workerService = connection.connect(null);
+    worker = WorkerFactory.newInstance(connection.client(workerService, "lost-run-worker",
+        DurableAgentsPlugin.newBuilder().configureFromEnvironment(workerEnv).configureFromClasspath().build()));
+    worker.start();
     String id = "lost-run";
     // a small world: the steps are what is lost and found again, not how many agents take them
     CliAgainstServerTest.Result sim = inProcess("simulate", "simulate", "--steps", "400", "--citizens", "6",

@@ -7,7 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.starter.local.LocalStack;
+import io.durableagents.worker.DurableAgentsPlugin;
+import io.durableagents.worker.TemporalConnection;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
+import io.durableagents.worker.codec.CodecServer;
+import io.durableagents.workflows.TaskQueues;
+import io.durableagents.workflows.agent.AgentOptions;
+import io.durableagents.workflows.agent.Strategy;
+import io.durableagents.workflows.approval.ApprovalOptions;
+import io.durableagents.workflows.task.AgentTaskInput;
+import io.durableagents.workflows.task.AgentTaskWorkflow;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.worker.WorkerFactory;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,14 +42,16 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The Temporal UI as a person sees it after {@code demo}, read in headless Chromium: Temporal's real dev
- * server started by {@code dev-server}, a worker, and runs started through the command line (a small
- * Epstein simulation with the {@code rules} model, an {@code agent} task that calls the calculator, one
- * whose calculator call waits for approval, a {@code fork}); then the pages a user opens: the list
+ * server started by {@code dev-server}, a worker (in this JVM: the UI shows what it recorded, not how its
+ * process runs), and runs started through the command line (a small Epstein simulation with the {@code
+ * rules} model, an {@code agent} task that calls the calculator, a {@code fork}) and one agent task whose
+ * calculator call waits for approval (started by the client here: it waits for ever, and {@code agent
+ * --requires-approval} itself is {@code ApprovalEndToEndTest}'s); then the pages a user opens: the list
  * filtered by {@code Scenario="epstein"}, the simulation's child workflows, an agent step's history with
  * its {@code llm: rules} calls and their JSON, a {@code tool: calculator} call, {@code AwaitingApproval=true}
  * and {@code ForkedFrom="ui-sim"}. Then an encrypted run ({@code DURABLE_AGENTS_ENCRYPTION_KEYS}): unreadable
  * in the UI, and readable once the dev server is started again with {@code --ui-codec-endpoint} pointing
- * at {@code codec-server}. Each page is asserted on its rendered text and saved as a PNG in {@code
+ * at the codec server ({@code codec-server}'s {@link CodecServer}, in this JVM). Each page is asserted on its rendered text and saved as a PNG in {@code
  * target/temporal-ui/screenshots} (and in the directory {@value #SCREENSHOTS_VARIABLE} names, such as
  * {@code ../docs/images/temporal-ui}, which is how the manual's screenshots are made).
  */
@@ -58,7 +73,10 @@ class TemporalUiBrowserTest {
   private static int uiPort;
   private static String ui;
   private static Process server;
-  private static final List<Process> processes = new ArrayList<>();
+  private static long devServerLogFrom;
+  private static WorkflowServiceStubs service;
+  private static WorkerFactory worker;
+  private static CodecServer codec;
   private static HeadlessChromium browser;
   private static final long classStarted = System.nanoTime();
 
@@ -72,10 +90,12 @@ class TemporalUiBrowserTest {
     port = RealDevServer.freePort();
     uiPort = RealDevServer.freePort();
     ui = "http://127.0.0.1:" + uiPort;
+    // the dev server's JVM and the Temporal CLI come up while Chromium starts
+    server = launchDevServer(null);
     browser = HeadlessChromium.start(dir);
-    server = startDevServer(null);
-    processes.add(ChildProcesses.start("384m", dir.resolve("worker.log").toFile(),
-        Map.of("TEMPORAL_ADDRESS", address()), "worker"));
+    awaitDevServer(server, null);
+    service = TemporalCheck.connect(TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address())));
+    worker = startWorker(Map.of());
     log("dev server, worker and browser started");
   }
 
@@ -84,11 +104,12 @@ class TemporalUiBrowserTest {
     if (browser != null) {
       browser.close();
     }
-    for (Process p : processes) {
-      p.destroy();
-      if (!p.waitFor(20, TimeUnit.SECONDS)) {
-        p.destroyForcibly().waitFor();
-      }
+    stopWorker();
+    if (service != null) {
+      service.shutdownNow();
+    }
+    if (codec != null) {
+      codec.close();
     }
     RealDevServer.stop(server);
     log("done");
@@ -102,10 +123,13 @@ class TemporalUiBrowserTest {
     CliFailuresTest.Run calc = cli(Map.of(), "agent", "--prompt", "What is 17 * 23?", "--tools", "calculator",
         "--strategy", "react", "--no-worker", "--id", CALC);
     assertEquals(0, calc.exitCode(), calc.out() + calc.err());
-    // waits for a decision for ever: its own process, stopped at the end (the run goes on waiting)
-    processes.add(ChildProcesses.start("256m", dir.resolve("agent-waiting.log").toFile(),
-        Map.of("TEMPORAL_ADDRESS", address()), "agent", "--prompt", "What is 6 * 7?", "--tools", "calculator",
-        "--strategy", "react", "--requires-approval", "calculator", "--no-worker", "--id", WAITING));
+    // waits for a decision for ever: started as 'agent --requires-approval calculator' starts it, not waited on
+    AgentOptions approval = AgentOptions.newBuilder().setStrategy(Strategy.REACT)
+        .setApproval(ApprovalOptions.of("calculator").withSearchAttribute(true)).build();
+    WorkflowClient client = TemporalConnection.fromEnvironment(Map.of("TEMPORAL_ADDRESS", address())).client(service);
+    WorkflowClient.start(client.newWorkflowStub(AgentTaskWorkflow.class, WorkflowOptions.newBuilder()
+        .setTaskQueue(TaskQueues.AGENTS).setWorkflowId(WAITING).setStaticSummary("react with rules").build())::run,
+        new AgentTaskInput("What is 6 * 7?", List.of("calculator"), approval));
     CliFailuresTest.Run fork = cli(Map.of(), "fork", SIM, "--at-step", "1", "--strategy", "react", "--id", FORK);
     assertEquals(0, fork.exitCode(), fork.out() + fork.err());
     log("runs done");
@@ -163,17 +187,14 @@ class TemporalUiBrowserTest {
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
     Map<String, String> keys = Map.of(AesGcmPayloadCodec.KEYS_VARIABLE, "k1:" + Base64.getEncoder().encodeToString(key));
-    // a worker of the same task queues that encrypts: the plain one goes first
-    Process plain = processes.remove(0);
-    plain.destroy();
-    assertTrue(plain.waitFor(30, TimeUnit.SECONDS), "the plain worker did not stop");
-    Map<String, String> env = new HashMap<>(keys);
-    env.put("TEMPORAL_ADDRESS", address());
-    processes.add(ChildProcesses.start("384m", dir.resolve("worker-encrypting.log").toFile(), env, "worker"));
+    // a worker of the same task queues that encrypts (as 'worker' with the keys set): the plain one goes first
+    stopWorker();
+    worker = startWorker(keys);
     CliFailuresTest.Run secret = cli(keys, "agent", "--prompt", "What is 19 * 21?", "--tools", "calculator",
         "--strategy", "react", "--no-worker", "--id", SECRET);
     assertEquals(0, secret.exitCode(), secret.out() + secret.err());
     assertTrue(secret.out().contains("399"), secret.out());
+    stopWorker(); // nothing is left to run: its pollers need not see the server go
     log("encrypted run done");
 
     browser.open(workflow(SECRET));
@@ -188,16 +209,11 @@ class TemporalUiBrowserTest {
         || encrypted.contains("rule-based"), "without the codec server the UI cannot read it: " + encrypted);
     shot("07-encrypted-without-codec");
 
-    int codecPort = RealDevServer.freePort();
-    Path codecLog = dir.resolve("codec-server.log");
-    Files.deleteIfExists(codecLog);
-    Process codec = ChildProcesses.start("128m", codecLog.toFile(), keys, "codec-server", "--port",
-        Integer.toString(codecPort), "--ui-origin", ui);
-    processes.add(codec);
-    assertTrue(ChildProcesses.awaitListening("127.0.0.1", codecPort, codec, 60_000),
-        "the codec server did not start: " + Files.readString(codecLog));
+    // what 'codec-server --ui-origin <the UI>' serves, with the same keys
+    codec = new CodecServer("127.0.0.1", 0, AesGcmPayloadCodec.fromEnvironment(keys), ui, null);
     RealDevServer.stop(server);
-    server = startDevServer("http://127.0.0.1:" + codecPort);
+    String endpoint = "http://127.0.0.1:" + codec.port();
+    server = awaitDevServer(launchDevServer(endpoint), endpoint);
     log("dev server started again with --ui-codec-endpoint");
 
     browser.open(workflow(SECRET));
@@ -211,17 +227,50 @@ class TemporalUiBrowserTest {
     log("encrypted pages read");
   }
 
-  /** Starts (or starts again, on the same database and ports) the dev server as a user does. */
-  private static Process startDevServer(String codecEndpoint) throws Exception {
+  /**
+   * A worker of the task queues, in this JVM, as {@code worker} makes it from its environment: {@code env}
+   * (the encryption keys, say) over the dev server's address.
+   */
+  private static WorkerFactory startWorker(Map<String, String> env) {
+    Map<String, String> all = new HashMap<>(env);
+    all.put("TEMPORAL_ADDRESS", address());
+    TemporalConnection connection = TemporalConnection.fromEnvironment(all);
+    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().configureFromEnvironment(all)
+        .configureFromClasspath().build();
+    WorkerFactory factory = WorkerFactory.newInstance(connection.client(service, "ui-test-worker", plugin));
+    factory.start();
+    return factory;
+  }
+
+  private static void stopWorker() {
+    if (worker != null) {
+      worker.shutdownNow();
+      worker.awaitTermination(20, TimeUnit.SECONDS);
+      worker = null;
+    }
+  }
+
+  /**
+   * Starts (or starts again, on the same database and ports) the dev server as a user does; {@link
+   * #awaitDevServer} waits for it.
+   */
+  private static Process launchDevServer(String codecEndpoint) throws Exception {
     Path log = dir.resolve("dev-server.log");
-    long from = Files.exists(log) ? Files.size(log) : 0;
+    devServerLogFrom = Files.exists(log) ? Files.size(log) : 0;
     List<String> args = new ArrayList<>(List.of("dev-server", "--port", Integer.toString(port), "--ui-port",
-        Integer.toString(uiPort), "--db-file", dir.resolve("temporal.db").toString(), "--temporal-cli", cli.toString()));
+        Integer.toString(uiPort), "--db-file", dir.resolve("temporal.db").toString(), "--temporal-cli", cli.toString(),
+        // as RealDevServer's: a test's runs need not survive a power loss
+        "--sqlite-pragma", "synchronous=off"));
     if (codecEndpoint != null) {
       args.addAll(List.of("--ui-codec-endpoint", codecEndpoint));
     }
-    Process p = ChildProcesses.start("256m", log.toFile(), Map.of(), args.toArray(String[]::new));
-    List<String> said = LocalStack.awaitAnnouncement(log, from, p, 120_000);
+    return ChildProcesses.start("256m", log.toFile(), Map.of(), args.toArray(String[]::new));
+  }
+
+  /** Waits until the dev server {@link #launchDevServer} started says it listens, and checks what it says. */
+  private static Process awaitDevServer(Process p, String codecEndpoint) throws Exception {
+    Path log = dir.resolve("dev-server.log");
+    List<String> said = LocalStack.awaitAnnouncement(log, devServerLogFrom, p, 120_000);
     assertNotNull(said, "the dev server did not start: " + Files.readString(log));
     String last = said.get(said.size() - 1);
     assertTrue(last.startsWith("Temporal dev server") && last.contains("UI at " + ui), last);

@@ -54,16 +54,30 @@ class ShowCommandTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!running.progress().paused()) {
       assertTrue(System.nanoTime() < deadline, "the run did not pause");
-      Thread.onSpinWait();
+      beforeAskingAgain();
     }
     intervenedAt = running.progress().step() + 2;
     running.intervene(new InterventionRequest(Map.of("legitimacy", "0.3"), intervenedAt, "crackdown"));
     running.resume();
     result = client.newUntypedWorkflowStub(SIMULATION).getResult(120, TimeUnit.SECONDS, SimulationResult.class);
-    CliFailuresTest.Run fork = CliFailuresTest.run(env, "fork", SIMULATION, "--at-step", "3", "--id", FORK,
-        "--no-wait");
+    // one step of its own (a total of 4): show names the fork, whatever it ran
+    CliFailuresTest.Run fork = CliFailuresTest.run(env, "fork", SIMULATION, "--at-step", "3", "--steps", "4",
+        "--id", FORK, "--no-wait");
     assertEquals(Failures.OK, fork.exitCode(), fork.out() + fork.err());
     client.newUntypedWorkflowStub(FORK).getResult(120, TimeUnit.SECONDS, SimulationResult.class);
+  }
+
+  /**
+   * Between two queries of a condition: a query is a workflow task on the worker of this JVM, and asking
+   * without a pause took the two cores from the run it waits for.
+   */
+  private static void beforeAskingAgain() {
+    try {
+      TimeUnit.MILLISECONDS.sleep(20);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @AfterAll
@@ -119,13 +133,13 @@ class ShowCommandTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (running.progress().step() < 2) {
       assertTrue(System.nanoTime() < deadline, "the run did not reach step 2");
-      Thread.onSpinWait();
+      beforeAskingAgain();
     }
     running.pause();
     // paused, and the step that was in progress when the signal came has ended
     while (!running.progress().paused() || !running.runningAgentSteps().isEmpty()) {
       assertTrue(System.nanoTime() < deadline, "the run did not pause");
-      Thread.onSpinWait();
+      beforeAskingAgain();
     }
     int done = running.stepsAfter(0).size();
     try {

@@ -19,7 +19,7 @@ import picocli.CommandLine;
  * {@code demo --port} and {@code dev-server --port} without a Temporal: bad ports are usage errors, and
  * {@code dev-server --port} keeps the runs of another port in a database file of its own (two dev servers
  * on one SQLite file lock each other out). A demo on such a port: {@code DemoViewTest} (none listens there:
- * one is started) and {@link DemoOnARunningTemporalTest} (one listens: it is used).
+ * one is started) and {@code CliAgainstServerTest}'s Ctrl-C of a demo (one listens: it is used, and left running).
  */
 class DemoPortTest {
   @TempDir
@@ -35,8 +35,8 @@ class DemoPortTest {
   // polls): DemoViewTest's demo, which is the same command with --view, says so; a demo of its own here
   // cost a server's and a worker's start.
 
-  // demo --port where a Temporal listens (it is used, and left running): DemoOnARunningTemporalTest, on the
-  // JVM's shared dev server.
+  // demo --port where a Temporal listens (it is used, and left running): CliAgainstServerTest's
+  // ctrlCInDemoOnARunningTemporal..., on the JVM's shared dev server, whose demo's worker it is.
 
   @Test
   void badPortsAreUsageErrors() {
