@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.durableagents.testkit.WorkflowHistories;
 import io.durableagents.worker.CompletedActivities;
 import io.durableagents.worker.DurableAgentsPlugin;
+import io.durableagents.worker.WorkerSettings;
 import io.durableagents.workflows.simulation.SimulationProgress;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
@@ -33,13 +34,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Separate processes, as a user runs them: the embedded dev server, workers and the starter CLI. The
- * Epstein demo runs once undisturbed, and once with its worker killed with {@code kill -9} midway and
- * a new worker started. The interrupted run must end with the same counts at every step, and no LLM or
- * tool call that had completed may have run again. Where the kill is timed by the crash run alone (a step
- * reached), the undisturbed reference run goes on at the same time as the crash run, in a namespace of its
- * own ({@link #referenceSpace}) with a worker of its own, so that neither takes the other's tasks; the
- * continue-as-new test times its kill by the reference's calls, so its reference runs first.
+ * As a user runs them: the real dev server, a worker process killed with {@code kill -9} midway and a new
+ * worker that takes over, and the starter CLI. The Epstein demo runs once undisturbed, and once with its
+ * worker killed. The interrupted run must end with the same counts at every step, and no LLM or tool call
+ * that had completed may have run again. Each kill is timed by the crash run alone (a step reached, a call
+ * of a step done), so the undisturbed reference run goes on at the same time as the crash run, in a
+ * namespace of its own ({@link #referenceSpace}) with a worker of its own, so that neither takes the
+ * other's tasks. Only the killed worker needs a process of its own: the reference's worker and the worker
+ * that takes over run in this JVM ({@link TestJvmWorker}; a worker JVM's start cost 7 to 17 s on a loaded
+ * machine), as the commands do.
  */
 class EndToEndTest {
   /** Enough steps for a kill a third of the way in to land mid-run (the run's length is not the point). */
@@ -54,42 +57,60 @@ class EndToEndTest {
   static final OnSharedDevServer referenceSpace = new OnSharedDevServer("end-to-end-ref");
   private static WorkflowClient client;
   private static ExecutorService references;
+  /** The reference runs' worker, in this JVM: an undisturbed run's worker process is not the point. */
+  private static TestJvmWorker referenceWorker;
+  /** The worker that takes over from the killed one, in this JVM; stopped after each test. */
+  private TestJvmWorker takeover;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e"));
     client = temporal.client();
     references = Executors.newCachedThreadPool();
+    referenceWorker = TestJvmWorker.start(referenceSpace, "reference-worker", Map.of());
   }
 
   @AfterAll
   static void stopReferences() {
     references.shutdownNow();
+    if (referenceWorker != null) {
+      referenceWorker.close();
+    }
   }
 
   @AfterEach
   void stopWorkers() throws InterruptedException {
     // a worker left polling would take the next test's tasks and write to the wrong journal; a run a failed
     // test left open would be taken by the next test's workers and land in its journal
+    if (takeover != null) {
+      takeover.close();
+      takeover = null;
+    }
     temporal.stopProcesses();
     referenceSpace.stopProcesses();
     temporal.terminateOpenRuns();
     referenceSpace.terminateOpenRuns();
   }
 
+  /** The worker process that a test kills, writing the execution journal {@code journal}. */
   private static Process worker(String name, Path journal) {
-    return worker(temporal, name, journal);
+    return temporal.start("384m", dir.resolve(name + ".log"), journal(journal), "worker");
   }
 
-  private static Process worker(OnSharedDevServer namespace, String name, Path journal) {
-    return namespace.start("384m", dir.resolve(name + ".log"),
-        Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
+  /** The worker that takes over from the killed one, in this JVM, writing the same journal. */
+  private void takeOver(String name, Path journal) {
+    takeover = TestJvmWorker.start(temporal, name, journal(journal));
+  }
+
+  private static Map<String, String> journal(Path journal) {
+    return Map.of(WorkerSettings.EXECUTION_LOG, journal.toAbsolutePath().toString());
   }
 
   /**
    * Runs {@code durable-agents <args>} in this JVM against the server (a JVM per command cost this test
    * a minute of CPU on two cores); returns what it printed (stdout, then stderr), also kept in a log file.
-   * The reference runs use {@link #starterProcess}, the command line in a process of its own.
+   * One command at a time: while a reference run's command follows its run ({@link #referenceRun}), a
+   * command of the test waits for it.
    */
   private static String starter(String... args) throws Exception {
     return starter(temporal, args);
@@ -105,30 +126,19 @@ class EndToEndTest {
     return text;
   }
 
-  private static String starterProcess(OnSharedDevServer namespace, String... args) throws Exception {
-    Path out = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log");
-    Files.deleteIfExists(out);
-    Process p = namespace.start("256m", out, Map.of(), args);
-    assertTrue(p.waitFor(600, TimeUnit.SECONDS), "the starter did not finish: " + out);
-    String text = Files.readString(out);
-    assertEquals(0, p.exitValue(), text);
-    return text;
-  }
-
   /** What an undisturbed reference run printed and its result. */
   private record Reference(String out, SimulationResult result) {}
 
   /**
    * Starts the undisturbed reference run {@code durable-agents <args>} (its id last) in {@link #referenceSpace},
-   * on a worker of its own writing {@code journal}, with the command line in a process of its own, while
-   * the test goes on with the crash run; {@link #await} gives what it printed and its result.
+   * on {@link #referenceWorker}, its command in this JVM following it to its end, while the test goes on
+   * with the crash run; {@link #await} gives what it printed and its result. The command holds this JVM's
+   * command line until the run ends ({@link #starter}): start the crash run before, and run the test's
+   * other commands after {@link #await}.
    */
-  private static Future<Reference> referenceRun(String workerName, Path journal, String... args) {
+  private static Future<Reference> referenceRun(String... args) {
     return references.submit(() -> {
-      Process w = worker(referenceSpace, workerName, journal);
-      String out = starterProcess(referenceSpace, args);
-      w.destroy();
-      assertTrue(w.waitFor(30, TimeUnit.SECONDS));
+      String out = starter(referenceSpace, args);
       return new Reference(out, referenceSpace.client().newUntypedWorkflowStub(args[args.length - 1])
           .getResultAsync(SimulationResult.class).get(180, TimeUnit.SECONDS));
     });
@@ -148,24 +158,22 @@ class EndToEndTest {
 
   @Test
   void aWorkerKilledMidRunIsReplacedAndTheRunEndsAsIfNothingHappened() throws Exception {
-    Path refJournal = dir.resolve("journal-ref.log");
     Path crashJournal = dir.resolve("journal-crash.log");
-    Files.deleteIfExists(refJournal);
     Files.deleteIfExists(crashJournal);
 
-    // 1. the undisturbed reference run, through the CLI, beside the crash run
-    Future<Reference> referenceRun = referenceRun("worker-ref", refJournal, "simulate", "--steps",
-        Integer.toString(STEPS), "--seed", Long.toString(SEED), "--id", "e2e-ref");
-
-    // 2. the same run, with its worker killed midway
+    // 1. the run whose worker is killed midway
     Process w1 = worker("worker-1", crashJournal);
     starter("simulate", "--steps", Integer.toString(STEPS), "--seed", Long.toString(SEED), "--no-wait",
         "--id", "e2e-crash");
+    // 2. the undisturbed reference run, through the CLI, beside it
+    Future<Reference> referenceRun = referenceRun("simulate", "--steps", Integer.toString(STEPS), "--seed",
+        Long.toString(SEED), "--id", "e2e-ref");
+
     SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, "e2e-crash");
     int stepAtKill = awaitStep(sim, STEPS / 3);
     w1.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no goodbye to the server
     assertTrue(stepAtKill < STEPS, "the kill must land mid-run, was at step " + stepAtKill);
-    worker("worker-2", crashJournal);
+    takeOver("worker-2", crashJournal);
     SimulationResult crashed = result("e2e-crash");
     Reference ref = await(referenceRun);
     assertTrue(ref.out().contains("Final counts: "), ref.out());
@@ -218,15 +226,12 @@ class EndToEndTest {
     int steps = 8;
     String[] run = {"simulate", "--strategy", "rewoo", "--ttl", "3", "--steps", Integer.toString(steps),
         "--seed", "5"};
-    Path refJournal = dir.resolve("journal-ttl-ref.log");
     Path crashJournal = dir.resolve("journal-ttl-crash.log");
-    Files.deleteIfExists(refJournal);
     Files.deleteIfExists(crashJournal);
-
-    Future<Reference> referenceRun = referenceRun("worker-ttl-ref", refJournal, concat(run, "--id", "e2e-ttl-ref"));
 
     Process w1 = worker("worker-ttl-1", crashJournal);
     starter(concat(run, "--no-wait", "--id", "e2e-ttl-crash"));
+    Future<Reference> referenceRun = referenceRun(concat(run, "--id", "e2e-ttl-ref"));
     SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, "e2e-ttl-crash");
     // step 5 is in the middle of the plans made at step 4 (or of re-plans since)
     int stepAtKill = awaitStep(sim, 5);
@@ -234,7 +239,7 @@ class EndToEndTest {
     w1.destroyForcibly().waitFor();
     assertTrue(stepAtKill < steps, "the kill must land mid-run, was at step " + stepAtKill);
     assertTrue(midPlan > 0, "agents held unfinished plans at the kill");
-    worker("worker-ttl-2", crashJournal);
+    takeOver("worker-ttl-2", crashJournal);
     SimulationResult crashed = result("e2e-ttl-crash");
 
     Reference ref = await(referenceRun);
@@ -265,9 +270,9 @@ class EndToEndTest {
 
   /**
    * A long run that continues as new every 3 steps, with long-term memory (LLM consolidations in the
-   * simulation workflow itself): the worker is killed after the second continue-as-new and the run ends
-   * exactly as an undisturbed one; no completed call runs again. Then a run is steered from the CLI:
-   * pause, world, agent-state, resume, stop, and attach with the CSV and the chart.
+   * simulation workflow itself): the worker is killed in the second run, once a call of step 5 is done, and
+   * the run ends exactly as an undisturbed one; no completed call runs again. Then a run is steered from the
+   * CLI: pause, world, agent-state, resume, stop, and attach with the CSV and the chart.
    */
   @Test
   void aLongRunContinuedAsNewSurvivesAKillAndIsSteeredFromTheCli() throws Exception {
@@ -275,45 +280,42 @@ class EndToEndTest {
     int runs = steps / 3;
     String[] run = {"simulate", "--steps", Integer.toString(steps), "--seed", "7", "--continue-as-new-every", "3", "--memory", "long-term", "--memory-capacity", "2",
         "--progress", "lines", "--max-concurrent-agents", "4"};
-    Path refJournal = dir.resolve("journal-can-ref.log");
     Path crashJournal = dir.resolve("journal-can-crash.log");
-    Files.deleteIfExists(refJournal);
     Files.deleteIfExists(crashJournal);
     Path csv = dir.resolve("can-ref.csv");
     Path png = dir.resolve("can-ref.png");
     Files.deleteIfExists(csv);
     Files.deleteIfExists(png);
 
-    Process w0 = worker("worker-can-ref", refJournal);
-    String out = starterProcess(temporal, concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
-        png.toAbsolutePath().toString(), "--id", "e2e-can-ref"));
-    assertTrue(out.contains(steps + "/" + steps) && out.contains("in " + runs + " runs (continue-as-new)"), out);
-    assertEquals(steps + 1, Files.readAllLines(csv).size());
-    assertEquals("step,active,quiet,jailed,llm_calls,tokens", Files.readAllLines(csv).get(0));
-    assertTrue(Files.size(png) > 1000);
-    w0.destroy();
-    assertTrue(w0.waitFor(30, TimeUnit.SECONDS));
-    SimulationResult reference = result("e2e-can-ref");
-    assertEquals(runs, reference.runs());
-
     // started before its worker, so that the run is not over before the test watches it
     starter(concat(run, "--no-wait", "--id", "e2e-can-crash"));
+    Future<Reference> referenceRun = referenceRun(concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
+        png.toAbsolutePath().toString(), "--id", "e2e-can-ref"));
     Process w1 = worker("worker-can-1", crashJournal);
-    // Kill once half of the reference run's calls are done, read from the execution journal rather
-    // than a progress query: a query that reaches a run as it continues as new can wait out its 10 s
+    // Kill in the second run (steps 4 to 6), once a call of step 5 is done, read from the execution journal
+    // rather than a progress query: a query that reaches a run as it continues as new can wait out its 10 s
     // RPC timeout on the embedded Temporal, long enough for this run to finish.
-    long referenceCalls = CompletedActivities.doneInJournal(refJournal, 0);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (CompletedActivities.doneInJournal(crashJournal, 0) < referenceCalls / 2) {
-      assertTrue(System.nanoTime() < deadline, "the run did not get half way");
+    while (!doneInStep(crashJournal, "e2e-can-crash", 5)) {
+      assertTrue(System.nanoTime() < deadline, "the run did not get to step 5");
       Thread.sleep(10);
     }
     w1.destroyForcibly().waitFor();
     long callsAtKill = CompletedActivities.doneInJournal(crashJournal, 0);
+    takeOver("worker-can-2", crashJournal);
+    SimulationResult crashed = result("e2e-can-crash");
+
+    Reference ref = await(referenceRun);
+    String out = ref.out();
+    assertTrue(out.contains(steps + "/" + steps) && out.contains("in " + runs + " runs (continue-as-new)"), out);
+    assertEquals(steps + 1, Files.readAllLines(csv).size());
+    assertEquals("step,active,quiet,jailed,llm_calls,tokens", Files.readAllLines(csv).get(0));
+    assertTrue(Files.size(png) > 1000);
+    SimulationResult reference = ref.result();
+    assertEquals(runs, reference.runs());
+    long referenceCalls = CompletedActivities.byRun(referenceSpace.client(), "e2e-can-ref").size();
     assertTrue(callsAtKill < referenceCalls, "the kill must land mid-run: " + callsAtKill + " of "
         + referenceCalls + " calls done");
-    worker("worker-can-2", crashJournal);
-    SimulationResult crashed = result("e2e-can-crash");
     assertEquals(reference.perStep(), crashed.perStep());
     assertEquals(reference.finalCounts(), crashed.finalCounts());
     assertEquals(reference.llmCalls(), crashed.llmCalls());
@@ -323,13 +325,14 @@ class EndToEndTest {
     int retried = assertNoCompletedCallRanAgain("e2e-can-crash", crashJournal);
     // every run of both, exported by the CLI, ends with its closing event and replays (the test server
     // lost the closing event of a run queried while it continued as new: --progress lines queries)
-    assertEveryRunClosedAndReplays(temporal, "e2e-can-ref", runs);
+    assertEveryRunClosedAndReplays(referenceSpace, "e2e-can-ref", runs);
     assertEveryRunClosedAndReplays(temporal, "e2e-can-crash", runs);
     // list: one row per simulation, with its status, close time and runs; describe: all runs
-    List<String> rows = starter("list", "--limit", "100").lines().filter(l -> l.startsWith("e2e-can-ref ")).toList();
+    List<String> rows = starter(referenceSpace, "list", "--limit", "100").lines()
+        .filter(l -> l.startsWith("e2e-can-ref ")).toList();
     assertEquals(1, rows.size(), rows.toString());
     assertTrue(rows.get(0).matches("e2e-can-ref\\s+completed\\s+.+\\s" + runs) && !rows.get(0).contains(" - "), rows.get(0));
-    String described = starter("describe", "e2e-can-ref");
+    String described = starter(referenceSpace, "describe", "e2e-can-ref");
     assertTrue(described.contains(" events in " + runs + " runs (continued as new; ") && described.contains("Strategies:    cot, model rules"),
         described);
     System.out.printf("continue-as-new every 3: kill -9 after %d of %d calls, %d calls retried in flight, "
@@ -384,6 +387,24 @@ class EndToEndTest {
       WorkflowHistories.replay(DurableAgentsPlugin.newBuilder().configureFromClasspath().build(), run);
     }
     assertFalse(Files.exists(out.resolve(id + ".run-" + (runs + 1) + ".json")), "only " + runs + " runs");
+  }
+
+  /**
+   * Whether the execution journal records a call done in step {@code step} of simulation {@code id} (an
+   * agent step's workflow id is {@code <id>/agent-<agent>/step-<n>}).
+   */
+  private static boolean doneInStep(Path journal, String id, int step) throws java.io.IOException {
+    if (!Files.exists(journal)) {
+      return false;
+    }
+    String suffix = "/step-" + step;
+    for (String line : Files.readAllLines(journal)) {
+      String[] f = line.split("\t");
+      if (f.length > 2 && f[1].equals("done") && f[2].startsWith(id + "/agent-") && f[2].endsWith(suffix)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String[] concat(String[] head, String... tail) {
