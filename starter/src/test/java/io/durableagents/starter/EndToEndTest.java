@@ -9,9 +9,13 @@ import io.durableagents.testkit.WorkflowHistories;
 import io.durableagents.worker.CompletedActivities;
 import io.durableagents.worker.DurableAgentsPlugin;
 import io.durableagents.worker.WorkerSettings;
+import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.simulation.SimulationProgress;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.temporal.api.enums.v1.TaskQueueType;
+import io.temporal.api.taskqueue.v1.TaskQueue;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import java.nio.file.Files;
@@ -42,30 +46,54 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * namespace of its own ({@link #referenceSpace}) with a worker of its own, so that neither takes the
  * other's tasks. Only the killed worker needs a process of its own: the reference's worker and the worker
  * that takes over run in this JVM ({@link TestJvmWorker}; a worker JVM's start cost 7 to 17 s on a loaded
- * machine), as the commands do.
+ * machine), as the commands do. Each test's crash run has a namespace of its own too, whose worker process
+ * starts with the class ({@link #killable}), so that the second and third tests find theirs polling.
  */
 class EndToEndTest {
   /** Enough steps for a kill a third of the way in to land mid-run (the run's length is not the point). */
   private static final int STEPS = 6;
   private static final long SEED = 7;
+  /**
+   * The simulations' agents: 10, not the default 25 (each agent step is a child workflow and two calls):
+   * a kill still lands with agents in the middle of their steps and their plans; the size is not the point.
+   */
+  private static final String[] AGENTS = {"--citizens", "8", "--cops", "2"};
 
   private static Path dir;
+  /** The crash runs of the first test (a kill mid-run). */
   @RegisterExtension
-  static final OnSharedDevServer temporal = new OnSharedDevServer("end-to-end");
+  static final OnSharedDevServer midRunSpace = new OnSharedDevServer("end-to-end");
+  /** The crash runs of the TTL plans' test. */
+  @RegisterExtension
+  static final OnSharedDevServer ttlSpace = new OnSharedDevServer("end-to-end-ttl");
+  /** The crash runs and the steered run of the continue-as-new test. */
+  @RegisterExtension
+  static final OnSharedDevServer canSpace = new OnSharedDevServer("end-to-end-can");
   /** Where the undisturbed reference runs go, beside the crash runs: their own namespace and worker. */
   @RegisterExtension
   static final OnSharedDevServer referenceSpace = new OnSharedDevServer("end-to-end-ref");
-  private static WorkflowClient client;
+  /**
+   * The worker process each test kills, by its namespace, started with the class (in parallel: a JVM's
+   * start is seconds), each writing its test's execution journal ({@link #journalOf}).
+   */
+  private static final Map<OnSharedDevServer, Process> killable = new HashMap<>();
   private static ExecutorService references;
   /** The reference runs' worker, in this JVM: an undisturbed run's worker process is not the point. */
   private static TestJvmWorker referenceWorker;
+  /** The running test's namespace and a client of it ({@link #killableWorker}). */
+  private OnSharedDevServer temporal;
+  private WorkflowClient client;
   /** The worker that takes over from the killed one, in this JVM; stopped after each test. */
   private TestJvmWorker takeover;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e"));
-    client = temporal.client();
+    for (OnSharedDevServer space : List.of(midRunSpace, ttlSpace, canSpace)) {
+      Files.deleteIfExists(journalOf(space));
+      killable.put(space, space.start("384m", dir.resolve("worker-" + space.name() + ".log"),
+          journal(journalOf(space)), "worker"));
+    }
     references = Executors.newCachedThreadPool();
     referenceWorker = TestJvmWorker.start(referenceSpace, "reference-worker", Map.of());
   }
@@ -76,30 +104,54 @@ class EndToEndTest {
     if (referenceWorker != null) {
       referenceWorker.close();
     }
+    killable.clear(); // the processes are killed with their namespaces
   }
 
   @AfterEach
   void stopWorkers() throws InterruptedException {
-    // a worker left polling would take the next test's tasks and write to the wrong journal; a run a failed
-    // test left open would be taken by the next test's workers and land in its journal
+    // a run a failed test left open would be taken by a later test's reference worker (its own namespace's
+    // runs have no other worker)
     if (takeover != null) {
       takeover.close();
       takeover = null;
     }
-    temporal.stopProcesses();
-    referenceSpace.stopProcesses();
-    temporal.terminateOpenRuns();
+    if (temporal != null) {
+      temporal.terminateOpenRuns();
+      killable.get(temporal).destroyForcibly().waitFor();
+    }
     referenceSpace.terminateOpenRuns();
   }
 
-  /** The worker process that a test kills, writing the execution journal {@code journal}. */
-  private static Process worker(String name, Path journal) {
-    return temporal.start("384m", dir.resolve(name + ".log"), journal(journal), "worker");
+  /** The execution journal of the worker processes of {@code space}'s test. */
+  private static Path journalOf(OnSharedDevServer space) {
+    return dir.resolve("journal-" + space.name() + ".log");
+  }
+
+  /**
+   * Makes {@code space} the running test's namespace (its commands, its client) and returns the worker
+   * process the test kills there, started with the class, once it polls for workflow tasks: a run given to
+   * a worker still starting can take longer than a workflow task's timeout on a loaded machine.
+   */
+  private Process killableWorker(OnSharedDevServer space) throws InterruptedException {
+    temporal = space;
+    client = space.client();
+    Process p = killable.get(space);
+    String identity = p.pid() + "@";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (space.service().blockingStub().describeTaskQueue(DescribeTaskQueueRequest.newBuilder()
+            .setNamespace(space.name()).setTaskQueue(TaskQueue.newBuilder().setName(TaskQueues.AGENTS))
+            .setTaskQueueType(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW).build())
+        .getPollersList().stream().noneMatch(poller -> poller.getIdentity().startsWith(identity))) {
+      assertTrue(p.isAlive(), "the worker of " + space.name() + " died; see its log in " + dir.toAbsolutePath());
+      assertTrue(System.nanoTime() < deadline, "the worker of " + space.name() + " did not poll within 120 s");
+      Thread.sleep(50);
+    }
+    return p;
   }
 
   /** The worker that takes over from the killed one, in this JVM, writing the same journal. */
-  private void takeOver(String name, Path journal) {
-    takeover = TestJvmWorker.start(temporal, name, journal(journal));
+  private void takeOver(String name) {
+    takeover = TestJvmWorker.start(temporal, name, journal(journalOf(temporal)));
   }
 
   private static Map<String, String> journal(Path journal) {
@@ -112,7 +164,7 @@ class EndToEndTest {
    * One command at a time: while a reference run's command follows its run ({@link #referenceRun}), a
    * command of the test waits for it.
    */
-  private static String starter(String... args) throws Exception {
+  private String starter(String... args) throws Exception {
     return starter(temporal, args);
   }
 
@@ -158,22 +210,21 @@ class EndToEndTest {
 
   @Test
   void aWorkerKilledMidRunIsReplacedAndTheRunEndsAsIfNothingHappened() throws Exception {
-    Path crashJournal = dir.resolve("journal-crash.log");
-    Files.deleteIfExists(crashJournal);
+    Process w1 = killableWorker(midRunSpace);
+    Path crashJournal = journalOf(midRunSpace);
+    String[] run = concat(new String[] {"simulate", "--steps", Integer.toString(STEPS), "--seed",
+        Long.toString(SEED)}, AGENTS);
 
     // 1. the run whose worker is killed midway
-    Process w1 = worker("worker-1", crashJournal);
-    starter("simulate", "--steps", Integer.toString(STEPS), "--seed", Long.toString(SEED), "--no-wait",
-        "--id", "e2e-crash");
+    starter(concat(run, "--no-wait", "--id", "e2e-crash"));
     // 2. the undisturbed reference run, through the CLI, beside it
-    Future<Reference> referenceRun = referenceRun("simulate", "--steps", Integer.toString(STEPS), "--seed",
-        Long.toString(SEED), "--id", "e2e-ref");
+    Future<Reference> referenceRun = referenceRun(concat(run, "--id", "e2e-ref"));
 
     SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, "e2e-crash");
     int stepAtKill = awaitStep(sim, STEPS / 3);
     w1.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no goodbye to the server
     assertTrue(stepAtKill < STEPS, "the kill must land mid-run, was at step " + stepAtKill);
-    takeOver("worker-2", crashJournal);
+    takeOver("worker-2");
     SimulationResult crashed = result("e2e-crash");
     Reference ref = await(referenceRun);
     assertTrue(ref.out().contains("Final counts: "), ref.out());
@@ -224,12 +275,11 @@ class EndToEndTest {
   void aWorkerKilledInTheMiddleOfTtlPlansResumesAtTheExactRemainingStep() throws Exception {
     // plans made at steps 1, 4 and 7: the kill at step 5 lands mid-plan, with steps left after it
     int steps = 8;
-    String[] run = {"simulate", "--strategy", "rewoo", "--ttl", "3", "--steps", Integer.toString(steps),
-        "--seed", "5"};
-    Path crashJournal = dir.resolve("journal-ttl-crash.log");
-    Files.deleteIfExists(crashJournal);
+    String[] run = concat(new String[] {"simulate", "--strategy", "rewoo", "--ttl", "3", "--steps",
+        Integer.toString(steps), "--seed", "5"}, AGENTS);
+    Process w1 = killableWorker(ttlSpace);
+    Path crashJournal = journalOf(ttlSpace);
 
-    Process w1 = worker("worker-ttl-1", crashJournal);
     starter(concat(run, "--no-wait", "--id", "e2e-ttl-crash"));
     Future<Reference> referenceRun = referenceRun(concat(run, "--id", "e2e-ttl-ref"));
     SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, "e2e-ttl-crash");
@@ -239,7 +289,7 @@ class EndToEndTest {
     w1.destroyForcibly().waitFor();
     assertTrue(stepAtKill < steps, "the kill must land mid-run, was at step " + stepAtKill);
     assertTrue(midPlan > 0, "agents held unfinished plans at the kill");
-    takeOver("worker-ttl-2", crashJournal);
+    takeOver("worker-ttl-2");
     SimulationResult crashed = result("e2e-ttl-crash");
 
     Reference ref = await(referenceRun);
@@ -278,20 +328,19 @@ class EndToEndTest {
   void aLongRunContinuedAsNewSurvivesAKillAndIsSteeredFromTheCli() throws Exception {
     int steps = 6;
     int runs = steps / 3;
-    String[] run = {"simulate", "--steps", Integer.toString(steps), "--seed", "7", "--continue-as-new-every", "3", "--memory", "long-term", "--memory-capacity", "2",
-        "--progress", "lines", "--max-concurrent-agents", "4"};
-    Path crashJournal = dir.resolve("journal-can-crash.log");
-    Files.deleteIfExists(crashJournal);
+    String[] run = concat(new String[] {"simulate", "--steps", Integer.toString(steps), "--seed", "7",
+        "--continue-as-new-every", "3", "--memory", "long-term", "--memory-capacity", "2", "--progress", "lines",
+        "--max-concurrent-agents", "4"}, AGENTS);
+    Process w1 = killableWorker(canSpace);
+    Path crashJournal = journalOf(canSpace);
     Path csv = dir.resolve("can-ref.csv");
     Path png = dir.resolve("can-ref.png");
     Files.deleteIfExists(csv);
     Files.deleteIfExists(png);
 
-    // started before its worker, so that the run is not over before the test watches it
     starter(concat(run, "--no-wait", "--id", "e2e-can-crash"));
     Future<Reference> referenceRun = referenceRun(concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
         png.toAbsolutePath().toString(), "--id", "e2e-can-ref"));
-    Process w1 = worker("worker-can-1", crashJournal);
     // Kill in the second run (steps 4 to 6), once a call of step 5 is done, read from the execution journal
     // rather than a progress query: a query that reaches a run as it continues as new can wait out its 10 s
     // RPC timeout on the embedded Temporal, long enough for this run to finish.
@@ -302,7 +351,7 @@ class EndToEndTest {
     }
     w1.destroyForcibly().waitFor();
     long callsAtKill = CompletedActivities.doneInJournal(crashJournal, 0);
-    takeOver("worker-can-2", crashJournal);
+    takeOver("worker-can-2");
     SimulationResult crashed = result("e2e-can-crash");
 
     Reference ref = await(referenceRun);
@@ -365,7 +414,7 @@ class EndToEndTest {
   }
 
   /** Exports every run of {@code id} with {@code history --all-runs}: each closes and replays. */
-  private static void assertEveryRunClosedAndReplays(OnSharedDevServer namespace, String id, int runs)
+  private void assertEveryRunClosedAndReplays(OnSharedDevServer namespace, String id, int runs)
       throws Exception {
     Path out = dir.resolve("runs-" + id);
     if (Files.isDirectory(out)) {
@@ -418,7 +467,7 @@ class EndToEndTest {
    * ran activities, every execution belongs to a completed call, and no call ran again after the
    * attempt that completed it. Returns how many calls were retried because they were in flight.
    */
-  private static int assertNoCompletedCallRanAgain(String simulationId, Path journal) throws Exception {
+  private int assertNoCompletedCallRanAgain(String simulationId, Path journal) throws Exception {
     Map<String, Integer> completedAttempt = completedActivities(simulationId);
     Map<String, List<Integer>> executed = new HashMap<>();
     Map<String, Integer> done = new HashMap<>();
@@ -472,7 +521,7 @@ class EndToEndTest {
     return retriedInFlight;
   }
 
-  private static SimulationResult result(String id) throws Exception {
+  private SimulationResult result(String id) throws Exception {
     return client.newUntypedWorkflowStub(id).getResultAsync(SimulationResult.class).get(180, TimeUnit.SECONDS);
   }
 
@@ -497,7 +546,7 @@ class EndToEndTest {
    * workflow id|run id|activity id -> the attempt that completed, for a simulation (every run of it)
    * and all its agent steps.
    */
-  private static Map<String, Integer> completedActivities(String simulationId) {
+  private Map<String, Integer> completedActivities(String simulationId) {
     Map<String, Integer> completed = CompletedActivities.byRun(client, simulationId);
     assertFalse(completed.isEmpty());
     return completed;
