@@ -8,9 +8,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.durableagents.testkit.WorkflowHistories;
 import io.durableagents.worker.CompletedActivities;
 import io.durableagents.worker.DurableAgentsPlugin;
+import io.durableagents.worker.WorkerSettings;
+import io.durableagents.workflows.TaskQueues;
 import io.durableagents.workflows.simulation.SimulationProgress;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.simulation.SimulationWorkflow;
+import io.temporal.api.enums.v1.TaskQueueType;
+import io.temporal.api.taskqueue.v1.TaskQueue;
+import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import java.nio.file.Files;
@@ -33,65 +38,133 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Separate processes, as a user runs them: the embedded dev server, workers and the starter CLI. The
- * Epstein demo runs once undisturbed, and once with its worker killed with {@code kill -9} midway and
- * a new worker started. The interrupted run must end with the same counts at every step, and no LLM or
- * tool call that had completed may have run again. Where the kill is timed by the crash run alone (a step
- * reached), the undisturbed reference run goes on at the same time as the crash run, in a namespace of its
- * own ({@link #referenceSpace}) with a worker of its own, so that neither takes the other's tasks; the
- * continue-as-new test times its kill by the reference's calls, so its reference runs first.
+ * As a user runs them: the real dev server, a worker process killed with {@code kill -9} midway and a new
+ * worker that takes over, and the starter CLI. The Epstein demo runs once undisturbed, and once with its
+ * worker killed. The interrupted run must end with the same counts at every step, and no LLM or tool call
+ * that had completed may have run again. Each kill is timed by the crash run alone (a step reached, a call
+ * of a step done), so the undisturbed reference run goes on at the same time as the crash run, in a
+ * namespace of its own ({@link #referenceSpace}) with a worker of its own, so that neither takes the
+ * other's tasks. Only the killed worker needs a process of its own: the reference's worker and the worker
+ * that takes over run in this JVM ({@link TestJvmWorker}; a worker JVM's start cost 7 to 17 s on a loaded
+ * machine), as the commands do. Each test's crash run has a namespace of its own too, whose worker process
+ * starts with the class ({@link #killable}), so that the second and third tests find theirs polling.
  */
 class EndToEndTest {
   /** Enough steps for a kill a third of the way in to land mid-run (the run's length is not the point). */
   private static final int STEPS = 6;
   private static final long SEED = 7;
+  /**
+   * The simulations' agents: 10, not the default 25 (each agent step is a child workflow and two calls):
+   * a kill still lands with agents in the middle of their steps and their plans; the size is not the point.
+   */
+  private static final String[] AGENTS = {"--citizens", "8", "--cops", "2"};
 
   private static Path dir;
+  /** The crash runs of the first test (a kill mid-run). */
   @RegisterExtension
-  static final OnSharedDevServer temporal = new OnSharedDevServer("end-to-end");
+  static final OnSharedDevServer midRunSpace = new OnSharedDevServer("end-to-end");
+  /** The crash runs of the TTL plans' test. */
+  @RegisterExtension
+  static final OnSharedDevServer ttlSpace = new OnSharedDevServer("end-to-end-ttl");
+  /** The crash runs and the steered run of the continue-as-new test. */
+  @RegisterExtension
+  static final OnSharedDevServer canSpace = new OnSharedDevServer("end-to-end-can");
   /** Where the undisturbed reference runs go, beside the crash runs: their own namespace and worker. */
   @RegisterExtension
   static final OnSharedDevServer referenceSpace = new OnSharedDevServer("end-to-end-ref");
-  private static WorkflowClient client;
+  /**
+   * The worker process each test kills, by its namespace, started with the class (in parallel: a JVM's
+   * start is seconds), each writing its test's execution journal ({@link #journalOf}).
+   */
+  private static final Map<OnSharedDevServer, Process> killable = new HashMap<>();
   private static ExecutorService references;
+  /** The reference runs' worker, in this JVM: an undisturbed run's worker process is not the point. */
+  private static TestJvmWorker referenceWorker;
+  /** The running test's namespace and a client of it ({@link #killableWorker}). */
+  private OnSharedDevServer temporal;
+  private WorkflowClient client;
+  /** The worker that takes over from the killed one, in this JVM; stopped after each test. */
+  private TestJvmWorker takeover;
 
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e"));
-    client = temporal.client();
+    for (OnSharedDevServer space : List.of(midRunSpace, ttlSpace, canSpace)) {
+      Files.deleteIfExists(journalOf(space));
+      killable.put(space, space.start("384m", dir.resolve("worker-" + space.name() + ".log"),
+          journal(journalOf(space)), "worker"));
+    }
     references = Executors.newCachedThreadPool();
+    referenceWorker = TestJvmWorker.start(referenceSpace, "reference-worker", Map.of());
   }
 
   @AfterAll
   static void stopReferences() {
     references.shutdownNow();
+    if (referenceWorker != null) {
+      referenceWorker.close();
+    }
+    killable.clear(); // the processes are killed with their namespaces
   }
 
   @AfterEach
   void stopWorkers() throws InterruptedException {
-    // a worker left polling would take the next test's tasks and write to the wrong journal; a run a failed
-    // test left open would be taken by the next test's workers and land in its journal
-    temporal.stopProcesses();
-    referenceSpace.stopProcesses();
-    temporal.terminateOpenRuns();
+    // a run a failed test left open would be taken by a later test's reference worker (its own namespace's
+    // runs have no other worker)
+    if (takeover != null) {
+      takeover.close();
+      takeover = null;
+    }
+    if (temporal != null) {
+      temporal.terminateOpenRuns();
+      killable.get(temporal).destroyForcibly().waitFor();
+    }
     referenceSpace.terminateOpenRuns();
   }
 
-  private static Process worker(String name, Path journal) {
-    return worker(temporal, name, journal);
+  /** The execution journal of the worker processes of {@code space}'s test. */
+  private static Path journalOf(OnSharedDevServer space) {
+    return dir.resolve("journal-" + space.name() + ".log");
   }
 
-  private static Process worker(OnSharedDevServer namespace, String name, Path journal) {
-    return namespace.start("384m", dir.resolve(name + ".log"),
-        Map.of("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString()), "worker");
+  /**
+   * Makes {@code space} the running test's namespace (its commands, its client) and returns the worker
+   * process the test kills there, started with the class, once it polls for workflow tasks: a run given to
+   * a worker still starting can take longer than a workflow task's timeout on a loaded machine.
+   */
+  private Process killableWorker(OnSharedDevServer space) throws InterruptedException {
+    temporal = space;
+    client = space.client();
+    Process p = killable.get(space);
+    String identity = p.pid() + "@";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (space.service().blockingStub().describeTaskQueue(DescribeTaskQueueRequest.newBuilder()
+            .setNamespace(space.name()).setTaskQueue(TaskQueue.newBuilder().setName(TaskQueues.AGENTS))
+            .setTaskQueueType(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW).build())
+        .getPollersList().stream().noneMatch(poller -> poller.getIdentity().startsWith(identity))) {
+      assertTrue(p.isAlive(), "the worker of " + space.name() + " died; see its log in " + dir.toAbsolutePath());
+      assertTrue(System.nanoTime() < deadline, "the worker of " + space.name() + " did not poll within 120 s");
+      Thread.sleep(50);
+    }
+    return p;
+  }
+
+  /** The worker that takes over from the killed one, in this JVM, writing the same journal. */
+  private void takeOver(String name) {
+    takeover = TestJvmWorker.start(temporal, name, journal(journalOf(temporal)));
+  }
+
+  private static Map<String, String> journal(Path journal) {
+    return Map.of(WorkerSettings.EXECUTION_LOG, journal.toAbsolutePath().toString());
   }
 
   /**
    * Runs {@code durable-agents <args>} in this JVM against the server (a JVM per command cost this test
    * a minute of CPU on two cores); returns what it printed (stdout, then stderr), also kept in a log file.
-   * The reference runs use {@link #starterProcess}, the command line in a process of its own.
+   * One command at a time: while a reference run's command follows its run ({@link #referenceRun}), a
+   * command of the test waits for it.
    */
-  private static String starter(String... args) throws Exception {
+  private String starter(String... args) throws Exception {
     return starter(temporal, args);
   }
 
@@ -105,30 +178,19 @@ class EndToEndTest {
     return text;
   }
 
-  private static String starterProcess(OnSharedDevServer namespace, String... args) throws Exception {
-    Path out = dir.resolve("starter-" + args[0] + "-" + args[args.length - 1].replaceAll("[^A-Za-z0-9.-]", "_") + ".log");
-    Files.deleteIfExists(out);
-    Process p = namespace.start("256m", out, Map.of(), args);
-    assertTrue(p.waitFor(600, TimeUnit.SECONDS), "the starter did not finish: " + out);
-    String text = Files.readString(out);
-    assertEquals(0, p.exitValue(), text);
-    return text;
-  }
-
   /** What an undisturbed reference run printed and its result. */
   private record Reference(String out, SimulationResult result) {}
 
   /**
    * Starts the undisturbed reference run {@code durable-agents <args>} (its id last) in {@link #referenceSpace},
-   * on a worker of its own writing {@code journal}, with the command line in a process of its own, while
-   * the test goes on with the crash run; {@link #await} gives what it printed and its result.
+   * on {@link #referenceWorker}, its command in this JVM following it to its end, while the test goes on
+   * with the crash run; {@link #await} gives what it printed and its result. The command holds this JVM's
+   * command line until the run ends ({@link #starter}): start the crash run before, and run the test's
+   * other commands after {@link #await}.
    */
-  private static Future<Reference> referenceRun(String workerName, Path journal, String... args) {
+  private static Future<Reference> referenceRun(String... args) {
     return references.submit(() -> {
-      Process w = worker(referenceSpace, workerName, journal);
-      String out = starterProcess(referenceSpace, args);
-      w.destroy();
-      assertTrue(w.waitFor(30, TimeUnit.SECONDS));
+      String out = starter(referenceSpace, args);
       return new Reference(out, referenceSpace.client().newUntypedWorkflowStub(args[args.length - 1])
           .getResultAsync(SimulationResult.class).get(180, TimeUnit.SECONDS));
     });
@@ -148,24 +210,21 @@ class EndToEndTest {
 
   @Test
   void aWorkerKilledMidRunIsReplacedAndTheRunEndsAsIfNothingHappened() throws Exception {
-    Path refJournal = dir.resolve("journal-ref.log");
-    Path crashJournal = dir.resolve("journal-crash.log");
-    Files.deleteIfExists(refJournal);
-    Files.deleteIfExists(crashJournal);
+    Process w1 = killableWorker(midRunSpace);
+    Path crashJournal = journalOf(midRunSpace);
+    String[] run = concat(new String[] {"simulate", "--steps", Integer.toString(STEPS), "--seed",
+        Long.toString(SEED)}, AGENTS);
 
-    // 1. the undisturbed reference run, through the CLI, beside the crash run
-    Future<Reference> referenceRun = referenceRun("worker-ref", refJournal, "simulate", "--steps",
-        Integer.toString(STEPS), "--seed", Long.toString(SEED), "--id", "e2e-ref");
+    // 1. the run whose worker is killed midway
+    starter(concat(run, "--no-wait", "--id", "e2e-crash"));
+    // 2. the undisturbed reference run, through the CLI, beside it
+    Future<Reference> referenceRun = referenceRun(concat(run, "--id", "e2e-ref"));
 
-    // 2. the same run, with its worker killed midway
-    Process w1 = worker("worker-1", crashJournal);
-    starter("simulate", "--steps", Integer.toString(STEPS), "--seed", Long.toString(SEED), "--no-wait",
-        "--id", "e2e-crash");
     SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, "e2e-crash");
     int stepAtKill = awaitStep(sim, STEPS / 3);
     w1.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook, no goodbye to the server
     assertTrue(stepAtKill < STEPS, "the kill must land mid-run, was at step " + stepAtKill);
-    worker("worker-2", crashJournal);
+    takeOver("worker-2");
     SimulationResult crashed = result("e2e-crash");
     Reference ref = await(referenceRun);
     assertTrue(ref.out().contains("Final counts: "), ref.out());
@@ -216,17 +275,13 @@ class EndToEndTest {
   void aWorkerKilledInTheMiddleOfTtlPlansResumesAtTheExactRemainingStep() throws Exception {
     // plans made at steps 1, 4 and 7: the kill at step 5 lands mid-plan, with steps left after it
     int steps = 8;
-    String[] run = {"simulate", "--strategy", "rewoo", "--ttl", "3", "--steps", Integer.toString(steps),
-        "--seed", "5"};
-    Path refJournal = dir.resolve("journal-ttl-ref.log");
-    Path crashJournal = dir.resolve("journal-ttl-crash.log");
-    Files.deleteIfExists(refJournal);
-    Files.deleteIfExists(crashJournal);
+    String[] run = concat(new String[] {"simulate", "--strategy", "rewoo", "--ttl", "3", "--steps",
+        Integer.toString(steps), "--seed", "5"}, AGENTS);
+    Process w1 = killableWorker(ttlSpace);
+    Path crashJournal = journalOf(ttlSpace);
 
-    Future<Reference> referenceRun = referenceRun("worker-ttl-ref", refJournal, concat(run, "--id", "e2e-ttl-ref"));
-
-    Process w1 = worker("worker-ttl-1", crashJournal);
     starter(concat(run, "--no-wait", "--id", "e2e-ttl-crash"));
+    Future<Reference> referenceRun = referenceRun(concat(run, "--id", "e2e-ttl-ref"));
     SimulationWorkflow sim = client.newWorkflowStub(SimulationWorkflow.class, "e2e-ttl-crash");
     // step 5 is in the middle of the plans made at step 4 (or of re-plans since)
     int stepAtKill = awaitStep(sim, 5);
@@ -234,7 +289,7 @@ class EndToEndTest {
     w1.destroyForcibly().waitFor();
     assertTrue(stepAtKill < steps, "the kill must land mid-run, was at step " + stepAtKill);
     assertTrue(midPlan > 0, "agents held unfinished plans at the kill");
-    worker("worker-ttl-2", crashJournal);
+    takeOver("worker-ttl-2");
     SimulationResult crashed = result("e2e-ttl-crash");
 
     Reference ref = await(referenceRun);
@@ -265,55 +320,51 @@ class EndToEndTest {
 
   /**
    * A long run that continues as new every 3 steps, with long-term memory (LLM consolidations in the
-   * simulation workflow itself): the worker is killed after the second continue-as-new and the run ends
-   * exactly as an undisturbed one; no completed call runs again. Then a run is steered from the CLI:
-   * pause, world, agent-state, resume, stop, and attach with the CSV and the chart.
+   * simulation workflow itself): the worker is killed in the second run, once a call of step 5 is done, and
+   * the run ends exactly as an undisturbed one; no completed call runs again. Then a run is steered from the
+   * CLI: pause, world, agent-state, resume, stop, and attach with the CSV and the chart.
    */
   @Test
   void aLongRunContinuedAsNewSurvivesAKillAndIsSteeredFromTheCli() throws Exception {
     int steps = 6;
     int runs = steps / 3;
-    String[] run = {"simulate", "--steps", Integer.toString(steps), "--seed", "7", "--continue-as-new-every", "3", "--memory", "long-term", "--memory-capacity", "2",
-        "--progress", "lines", "--max-concurrent-agents", "4"};
-    Path refJournal = dir.resolve("journal-can-ref.log");
-    Path crashJournal = dir.resolve("journal-can-crash.log");
-    Files.deleteIfExists(refJournal);
-    Files.deleteIfExists(crashJournal);
+    String[] run = concat(new String[] {"simulate", "--steps", Integer.toString(steps), "--seed", "7",
+        "--continue-as-new-every", "3", "--memory", "long-term", "--memory-capacity", "2", "--progress", "lines",
+        "--max-concurrent-agents", "4"}, AGENTS);
+    Process w1 = killableWorker(canSpace);
+    Path crashJournal = journalOf(canSpace);
     Path csv = dir.resolve("can-ref.csv");
     Path png = dir.resolve("can-ref.png");
     Files.deleteIfExists(csv);
     Files.deleteIfExists(png);
 
-    Process w0 = worker("worker-can-ref", refJournal);
-    String out = starterProcess(temporal, concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
-        png.toAbsolutePath().toString(), "--id", "e2e-can-ref"));
-    assertTrue(out.contains(steps + "/" + steps) && out.contains("in " + runs + " runs (continue-as-new)"), out);
-    assertEquals(steps + 1, Files.readAllLines(csv).size());
-    assertEquals("step,active,quiet,jailed,llm_calls,tokens", Files.readAllLines(csv).get(0));
-    assertTrue(Files.size(png) > 1000);
-    w0.destroy();
-    assertTrue(w0.waitFor(30, TimeUnit.SECONDS));
-    SimulationResult reference = result("e2e-can-ref");
-    assertEquals(runs, reference.runs());
-
-    // started before its worker, so that the run is not over before the test watches it
     starter(concat(run, "--no-wait", "--id", "e2e-can-crash"));
-    Process w1 = worker("worker-can-1", crashJournal);
-    // Kill once half of the reference run's calls are done, read from the execution journal rather
-    // than a progress query: a query that reaches a run as it continues as new can wait out its 10 s
+    Future<Reference> referenceRun = referenceRun(concat(run, "--csv", csv.toAbsolutePath().toString(), "--chart",
+        png.toAbsolutePath().toString(), "--id", "e2e-can-ref"));
+    // Kill in the second run (steps 4 to 6), once a call of step 5 is done, read from the execution journal
+    // rather than a progress query: a query that reaches a run as it continues as new can wait out its 10 s
     // RPC timeout on the embedded Temporal, long enough for this run to finish.
-    long referenceCalls = CompletedActivities.doneInJournal(refJournal, 0);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (CompletedActivities.doneInJournal(crashJournal, 0) < referenceCalls / 2) {
-      assertTrue(System.nanoTime() < deadline, "the run did not get half way");
+    while (!doneInStep(crashJournal, "e2e-can-crash", 5)) {
+      assertTrue(System.nanoTime() < deadline, "the run did not get to step 5");
       Thread.sleep(10);
     }
     w1.destroyForcibly().waitFor();
     long callsAtKill = CompletedActivities.doneInJournal(crashJournal, 0);
+    takeOver("worker-can-2");
+    SimulationResult crashed = result("e2e-can-crash");
+
+    Reference ref = await(referenceRun);
+    String out = ref.out();
+    assertTrue(out.contains(steps + "/" + steps) && out.contains("in " + runs + " runs (continue-as-new)"), out);
+    assertEquals(steps + 1, Files.readAllLines(csv).size());
+    assertEquals("step,active,quiet,jailed,llm_calls,tokens", Files.readAllLines(csv).get(0));
+    assertTrue(Files.size(png) > 1000);
+    SimulationResult reference = ref.result();
+    assertEquals(runs, reference.runs());
+    long referenceCalls = CompletedActivities.byRun(referenceSpace.client(), "e2e-can-ref").size();
     assertTrue(callsAtKill < referenceCalls, "the kill must land mid-run: " + callsAtKill + " of "
         + referenceCalls + " calls done");
-    worker("worker-can-2", crashJournal);
-    SimulationResult crashed = result("e2e-can-crash");
     assertEquals(reference.perStep(), crashed.perStep());
     assertEquals(reference.finalCounts(), crashed.finalCounts());
     assertEquals(reference.llmCalls(), crashed.llmCalls());
@@ -323,13 +374,14 @@ class EndToEndTest {
     int retried = assertNoCompletedCallRanAgain("e2e-can-crash", crashJournal);
     // every run of both, exported by the CLI, ends with its closing event and replays (the test server
     // lost the closing event of a run queried while it continued as new: --progress lines queries)
-    assertEveryRunClosedAndReplays(temporal, "e2e-can-ref", runs);
+    assertEveryRunClosedAndReplays(referenceSpace, "e2e-can-ref", runs);
     assertEveryRunClosedAndReplays(temporal, "e2e-can-crash", runs);
     // list: one row per simulation, with its status, close time and runs; describe: all runs
-    List<String> rows = starter("list", "--limit", "100").lines().filter(l -> l.startsWith("e2e-can-ref ")).toList();
+    List<String> rows = starter(referenceSpace, "list", "--limit", "100").lines()
+        .filter(l -> l.startsWith("e2e-can-ref ")).toList();
     assertEquals(1, rows.size(), rows.toString());
     assertTrue(rows.get(0).matches("e2e-can-ref\\s+completed\\s+.+\\s" + runs) && !rows.get(0).contains(" - "), rows.get(0));
-    String described = starter("describe", "e2e-can-ref");
+    String described = starter(referenceSpace, "describe", "e2e-can-ref");
     assertTrue(described.contains(" events in " + runs + " runs (continued as new; ") && described.contains("Strategies:    cot, model rules"),
         described);
     System.out.printf("continue-as-new every 3: kill -9 after %d of %d calls, %d calls retried in flight, "
@@ -362,7 +414,7 @@ class EndToEndTest {
   }
 
   /** Exports every run of {@code id} with {@code history --all-runs}: each closes and replays. */
-  private static void assertEveryRunClosedAndReplays(OnSharedDevServer namespace, String id, int runs)
+  private void assertEveryRunClosedAndReplays(OnSharedDevServer namespace, String id, int runs)
       throws Exception {
     Path out = dir.resolve("runs-" + id);
     if (Files.isDirectory(out)) {
@@ -386,6 +438,24 @@ class EndToEndTest {
     assertFalse(Files.exists(out.resolve(id + ".run-" + (runs + 1) + ".json")), "only " + runs + " runs");
   }
 
+  /**
+   * Whether the execution journal records a call done in step {@code step} of simulation {@code id} (an
+   * agent step's workflow id is {@code <id>/agent-<agent>/step-<n>}).
+   */
+  private static boolean doneInStep(Path journal, String id, int step) throws java.io.IOException {
+    if (!Files.exists(journal)) {
+      return false;
+    }
+    String suffix = "/step-" + step;
+    for (String line : Files.readAllLines(journal)) {
+      String[] f = line.split("\t");
+      if (f.length > 2 && f[1].equals("done") && f[2].startsWith(id + "/agent-") && f[2].endsWith(suffix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static String[] concat(String[] head, String... tail) {
     String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
     System.arraycopy(tail, 0, all, head.length, tail.length);
@@ -397,7 +467,7 @@ class EndToEndTest {
    * ran activities, every execution belongs to a completed call, and no call ran again after the
    * attempt that completed it. Returns how many calls were retried because they were in flight.
    */
-  private static int assertNoCompletedCallRanAgain(String simulationId, Path journal) throws Exception {
+  private int assertNoCompletedCallRanAgain(String simulationId, Path journal) throws Exception {
     Map<String, Integer> completedAttempt = completedActivities(simulationId);
     Map<String, List<Integer>> executed = new HashMap<>();
     Map<String, Integer> done = new HashMap<>();
@@ -451,7 +521,7 @@ class EndToEndTest {
     return retriedInFlight;
   }
 
-  private static SimulationResult result(String id) throws Exception {
+  private SimulationResult result(String id) throws Exception {
     return client.newUntypedWorkflowStub(id).getResultAsync(SimulationResult.class).get(180, TimeUnit.SECONDS);
   }
 
@@ -476,7 +546,7 @@ class EndToEndTest {
    * workflow id|run id|activity id -> the attempt that completed, for a simulation (every run of it)
    * and all its agent steps.
    */
-  private static Map<String, Integer> completedActivities(String simulationId) {
+  private Map<String, Integer> completedActivities(String simulationId) {
     Map<String, Integer> completed = CompletedActivities.byRun(client, simulationId);
     assertFalse(completed.isEmpty());
     return completed;

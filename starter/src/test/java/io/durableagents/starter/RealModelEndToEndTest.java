@@ -64,11 +64,19 @@ class RealModelEndToEndTest {
    * request that sets none (a safety net).
    */
   private static final int SERVER_OUTPUT_CAP = 24;
+  /**
+   * The worker's maximum output length for the strategies' single tasks: a 135M model's answer to them is
+   * cut or short at either limit, and what is asserted (the calls and tokens reported are what the server
+   * counted, a cut answer's one line naming the limit) is the same; each token is tens of milliseconds of
+   * generation on a loaded machine. The simulation's worker keeps {@link #SERVER_OUTPUT_CAP}: its kill waits
+   * for calls the server is generating, and a longer answer is a longer time to catch them at it.
+   */
+  private static final int TASK_OUTPUT_CAP = 12;
   /** The worker's per-attempt timeout of a model call ({@code DURABLE_AGENTS_LLM_TIMEOUT}). */
   private static final Duration PER_ATTEMPT = Duration.ofSeconds(60);
   /**
    * Activities (model and tool calls) the simulation's first worker completes before it is killed: the
-   * first calls of the first two agents (an agent step makes two), so that the kill cuts the calls then in
+   * first calls of its two agents (an agent step makes two), so that the kill cuts the calls then in
    * flight, with calls completed before it and the rest of the step after it.
    */
   private static final long CALLS_BEFORE_KILL = 2;
@@ -89,6 +97,8 @@ class RealModelEndToEndTest {
   private static LocalModelServer model;
   private static WorkflowServiceStubs service;
   private static WorkflowClient client;
+  /** The worker in this JVM (the strategies' runs, the one that takes over from the killed worker). */
+  private TestJvmWorker inJvmWorker;
 
   @BeforeAll
   static void startServers() throws Exception {
@@ -103,6 +113,10 @@ class RealModelEndToEndTest {
 
   @AfterEach
   void stopWorkers() throws InterruptedException {
+    if (inJvmWorker != null) {
+      inJvmWorker.close();
+      inJvmWorker = null;
+    }
     temporal.stopProcesses();
     temporal.terminateOpenRuns(); // a run a failed test left open would take the next test's model calls
   }
@@ -116,23 +130,28 @@ class RealModelEndToEndTest {
 
   /**
    * The worker's environment, in one place: where the model is and its limits: the per-attempt time-out,
-   * the maximum output length of every request ({@code DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS}, the same as
-   * the server's own cap, so that the worker's limit is the one that cuts) and the model's slots ({@code
-   * DURABLE_AGENTS_LLM_SLOTS}: the server's, so that calls over them wait in the worker, not the server).
+   * the maximum output length of every request ({@code DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS}, {@code
+   * outputCap}: at most the server's own cap, so that the worker's limit is the one that cuts) and the
+   * model's slots ({@code DURABLE_AGENTS_LLM_SLOTS}: the server's, so that calls over them wait in the worker,
+   * not the server).
    */
-  private static Map<String, String> workerEnvironment(Path journal) {
+  private static Map<String, String> workerEnvironment(Path journal, int outputCap) {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("OPENAI_BASE_URL", model.baseUrl());
     env.put("DURABLE_AGENTS_LLM_TIMEOUT", Long.toString(PER_ATTEMPT.toSeconds()));
-    env.put("DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS", Integer.toString(SERVER_OUTPUT_CAP));
+    env.put("DURABLE_AGENTS_LLM_MAX_OUTPUT_TOKENS", Integer.toString(outputCap));
     env.put("DURABLE_AGENTS_LLM_SLOTS", model.modelReference() + "=" + SLOTS);
     env.put("DURABLE_AGENTS_EXECUTION_LOG", journal.toAbsolutePath().toString());
     return env;
   }
 
-  /** Starts a worker process and returns once it polls for workflow tasks (its start is not a model's time). */
+  /**
+   * Starts the worker process that the kill test kills and returns once it polls for workflow tasks (its
+   * start is not a model's time).
+   */
   private static Process worker(String name, Path journal) throws InterruptedException {
-    Process p = temporal.start("384m", dir.resolve(name + ".log"), workerEnvironment(journal), "worker");
+    Process p = temporal.start("384m", dir.resolve(name + ".log"), workerEnvironment(journal, SERVER_OUTPUT_CAP),
+        "worker");
     String identity = p.pid() + "@";
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (service.blockingStub().describeTaskQueue(DescribeTaskQueueRequest.newBuilder().setNamespace(temporal.name())
@@ -158,7 +177,8 @@ class RealModelEndToEndTest {
   void everyStrategyRunsOnTheRealModelWithinItsLimitsAndReportsWhatTheServerCounted() throws Exception {
     Path journal = dir.resolve("journal-agents.log");
     Files.deleteIfExists(journal);
-    worker("worker-agents", journal);
+    // the worker in this JVM: its process is not the point here, and a worker JVM's start is seconds
+    inJvmWorker = TestJvmWorker.start(temporal, "worker-agents", workerEnvironment(journal, TASK_OUTPUT_CAP));
     List<String> measured = new ArrayList<>();
     Map<String, String[]> runs = new LinkedHashMap<>();
     runs.put("cot", new String[] {"--strategy", "cot"});
@@ -201,13 +221,14 @@ class RealModelEndToEndTest {
     assertFalse(shown.contains("[rules]"), shown);
     LocalModelServer.Metrics all = model.metrics();
     System.out.printf("real model, one agent per strategy (%d slots, %d tokens cap):%n  %s%n  server: prompt %.0f "
-            + "tokens/s, generation %.1f tokens/s per slot%n", SLOTS, SERVER_OUTPUT_CAP, String.join("\n  ", measured),
+            + "tokens/s, generation %.1f tokens/s per slot%n", SLOTS, TASK_OUTPUT_CAP, String.join("\n  ", measured),
         all.promptTokensPerSecond(), all.generatedTokensPerSecond());
   }
 
   /**
-   * A small Epstein simulation on the real model (3 agents, 1 step) whose worker is killed with {@code
-   * kill -9} while its calls are being generated on the model server; a new worker finishes it. The server
+   * A small Epstein simulation on the real model (a citizen and a cop, 1 step) whose worker is killed with
+   * {@code kill -9} while its calls are being generated on the model server; a new worker (in this JVM: its
+   * process is not the point) finishes it. The server
    * counted the calls the run reports plus exactly the attempts that the kill cut (they had their whole
    * prompt evaluated, and the tokens they generated until the server noticed their caller had gone).
    */
@@ -219,9 +240,10 @@ class RealModelEndToEndTest {
     Process first = worker("worker-sim-1", journal);
     LocalModelServer.Metrics before = model.metrics();
     long start = System.nanoTime();
-    // 3 agents x 1 step: enough for calls done before the kill and calls after it (the size is not the point:
-    // each call costs seconds of prompt evaluation on a loaded machine)
-    CliFailuresTest.Run started = cli("simulate", "--model", model.modelReference(), "--citizens", "2", "--cops",
+    // 2 agents x 1 step, both at once (the model's slots): their first calls done before the kill, their
+    // second calls cut by it and run again after it (the size is not the point: each call costs seconds of
+    // prompt evaluation on a loaded machine)
+    CliFailuresTest.Run started = cli("simulate", "--model", model.modelReference(), "--citizens", "1", "--cops",
         "1", "--width", "4", "--height", "4", "--vision", "1", "--steps", "1", "--seed", "3",
         "--max-concurrent-agents", Integer.toString(SLOTS), "--no-wait", "--id", id);
     assertEquals(0, started.exitCode(), started.out() + started.err());
@@ -236,14 +258,14 @@ class RealModelEndToEndTest {
     Set<String> cutAttempts = unfinishedLlmAttempts(journal, first.pid());
     assertEquals(cutOff.size(), cutAttempts.size(), "every call in flight at the kill was on the model server: "
         + cutAttempts + " vs " + cutOff);
-    worker("worker-sim-2", journal);
+    inJvmWorker = TestJvmWorker.start(temporal, "worker-sim-2", workerEnvironment(journal, SERVER_OUTPUT_CAP));
     SimulationResult result = client.newUntypedWorkflowStub(id).getResultAsync(SimulationResult.class)
         .get(300, TimeUnit.SECONDS);
     double seconds = (System.nanoTime() - start) / 1e9;
     LocalModelServer.Metrics served = model.metrics().minus(before);
 
     assertEquals(1, result.steps());
-    assertEquals(3, result.agentSteps(), result.toString());
+    assertEquals(2, result.agentSteps(), result.toString());
     ModelCalls calls = ModelCalls.of(client, id);
     calls.assertWithinLimits();
     calls.assertRealText(model.alias());
@@ -273,7 +295,7 @@ class RealModelEndToEndTest {
     assertTrue(attached.out().contains("LLM calls: " + result.llmCalls() + " "), attached.out());
     assertTrue(attached.out().contains("Tokens: " + result.usage().input() + " in, " + result.usage().output() + " out"),
         attached.out());
-    System.out.printf("real model, Epstein 3 agents x 1 step (%d slots, %d tokens cap, kill -9 cut %d calls): "
+    System.out.printf("real model, Epstein 2 agents x 1 step (%d slots, %d tokens cap, kill -9 cut %d calls): "
             + "%.1f s, %.1f s per agent step, %d failed agent steps, %d calls, %d tokens in / %d out; server: prompt "
             + "%.0f tokens/s, generation %.1f tokens/s per slot%n", SLOTS, SERVER_OUTPUT_CAP, cutOff.size(), seconds,
         seconds / result.agentSteps(), result.failedAgentSteps(), result.llmCalls(), result.usage().input(),
