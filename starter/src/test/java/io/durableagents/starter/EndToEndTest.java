@@ -45,7 +45,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * of a step done), so the undisturbed reference run goes on at the same time as the crash run, in a
  * namespace of its own ({@link #referenceSpace}) with a worker of its own, so that neither takes the
  * other's tasks. Only the killed worker needs a process of its own: the reference's worker and the worker
- * that takes over run in this JVM ({@link TestJvmWorker}; a worker JVM's start cost 7 to 17 s on a loaded
+ * that takes over run in this JVM ({@link WorkerInThisJvm}; a worker JVM's start cost 7 to 17 s on a loaded
  * machine), as the commands do. Each test's crash run has a namespace of its own too, whose worker process
  * starts with the class ({@link #killable}), so that the second and third tests find theirs polling.
  */
@@ -79,12 +79,12 @@ class EndToEndTest {
   private static final Map<OnSharedDevServer, Process> killable = new HashMap<>();
   private static ExecutorService references;
   /** The reference runs' worker, in this JVM: an undisturbed run's worker process is not the point. */
-  private static TestJvmWorker referenceWorker;
+  private static WorkerInThisJvm referenceWorker;
   /** The running test's namespace and a client of it ({@link #killableWorker}). */
   private OnSharedDevServer temporal;
   private WorkflowClient client;
   /** The worker that takes over from the killed one, in this JVM; stopped after each test. */
-  private TestJvmWorker takeover;
+  private WorkerInThisJvm takeover;
 
   @BeforeAll
   static void startServer() throws Exception {
@@ -95,7 +95,7 @@ class EndToEndTest {
           journal(journalOf(space)), "worker"));
     }
     references = Executors.newCachedThreadPool();
-    referenceWorker = TestJvmWorker.start(referenceSpace, "reference-worker", Map.of());
+    referenceWorker = WorkerInThisJvm.start(referenceSpace, "reference-worker", Map.of());
   }
 
   @AfterAll
@@ -151,7 +151,7 @@ class EndToEndTest {
 
   /** The worker that takes over from the killed one, in this JVM, writing the same journal. */
   private void takeOver(String name) {
-    takeover = TestJvmWorker.start(temporal, name, journal(journalOf(temporal)));
+    takeover = WorkerInThisJvm.start(temporal, name, journal(journalOf(temporal)));
   }
 
   private static Map<String, String> journal(Path journal) {

@@ -98,7 +98,7 @@ class RealModelEndToEndTest {
   private static WorkflowServiceStubs service;
   private static WorkflowClient client;
   /** The worker in this JVM (the strategies' runs, the one that takes over from the killed worker). */
-  private TestJvmWorker inJvmWorker;
+  private WorkerInThisJvm inJvmWorker;
 
   @BeforeAll
   static void startServers() throws Exception {
@@ -178,7 +178,7 @@ class RealModelEndToEndTest {
     Path journal = dir.resolve("journal-agents.log");
     Files.deleteIfExists(journal);
     // the worker in this JVM: its process is not the point here, and a worker JVM's start is seconds
-    inJvmWorker = TestJvmWorker.start(temporal, "worker-agents", workerEnvironment(journal, TASK_OUTPUT_CAP));
+    inJvmWorker = WorkerInThisJvm.start(temporal, "worker-agents", workerEnvironment(journal, TASK_OUTPUT_CAP));
     List<String> measured = new ArrayList<>();
     Map<String, String[]> runs = new LinkedHashMap<>();
     runs.put("cot", new String[] {"--strategy", "cot"});
@@ -258,7 +258,7 @@ class RealModelEndToEndTest {
     Set<String> cutAttempts = unfinishedLlmAttempts(journal, first.pid());
     assertEquals(cutOff.size(), cutAttempts.size(), "every call in flight at the kill was on the model server: "
         + cutAttempts + " vs " + cutOff);
-    inJvmWorker = TestJvmWorker.start(temporal, "worker-sim-2", workerEnvironment(journal, SERVER_OUTPUT_CAP));
+    inJvmWorker = WorkerInThisJvm.start(temporal, "worker-sim-2", workerEnvironment(journal, SERVER_OUTPUT_CAP));
     SimulationResult result = client.newUntypedWorkflowStub(id).getResultAsync(SimulationResult.class)
         .get(300, TimeUnit.SECONDS);
     double seconds = (System.nanoTime() - start) / 1e9;

@@ -6,6 +6,7 @@ import io.durableagents.worker.Warmup;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.worker.WorkerFactory;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -52,6 +53,17 @@ public final class WorkerInThisJvm implements AutoCloseable {
       service.shutdownNow();
       throw e;
     }
+  }
+
+  /**
+   * Starts a worker on {@code namespace}, named {@code identity}, with this JVM's variables and then {@code
+   * extraEnv} and the namespace's address and name over them, as a worker process the test started would
+   * inherit them ({@code DURABLE_AGENTS_EXECUTION_LOG}, the model's settings, ...).
+   */
+  public static WorkerInThisJvm start(OnSharedDevServer namespace, String identity, Map<String, String> extraEnv) {
+    Map<String, String> env = new HashMap<>(System.getenv());
+    env.putAll(namespace.env(extraEnv));
+    return start(identity, env);
   }
 
   /** The identity it polls with (what the histories record for the tasks it took). */

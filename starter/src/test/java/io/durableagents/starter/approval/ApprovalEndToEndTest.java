@@ -164,5 +164,6 @@ class ApprovalEndToEndTest {
     assertEquals(1, toolRuns, "the calculator ran once, on the new worker");
     WorkflowReplayer.replayWorkflowExecution(client.fetchHistory(id), AgentTaskWorkflowImpl.class);
     w2.destroy();
+    assertTrue(w2.waitFor(30, TimeUnit.SECONDS), "the worker stops within 30 s of SIGTERM");
   }
 }
