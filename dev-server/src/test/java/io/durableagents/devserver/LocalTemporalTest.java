@@ -39,12 +39,21 @@ class LocalTemporalTest {
 
   /** A {@code temporal} stand-in: records its arguments, then runs the Java test server on --port. */
   private Path standIn(Path args) throws IOException {
+    return standInScript("", args, "cut -d' ' -f5 /proc/$$/stat > '" + args + ".pgid'\n");
+  }
+
+  /**
+   * Writes {@code bin/temporal}: {@code before}, then its arguments recorded in {@code args}, {@code after},
+   * and the Java test server run on --port.
+   */
+  private Path standInScript(String before, Path args, String after) throws IOException {
     Path script = dir.resolve("bin/temporal");
     Files.createDirectories(script.getParent());
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Files.writeString(script, "#!/bin/sh\n"
+        + before
         + "printf '%s\\n' \"$@\" > '" + args + "'\n"
-        + "cut -d' ' -f5 /proc/$$/stat > '" + args + ".pgid'\n"
+        + after
         + "port=''\n"
         + "while [ $# -gt 0 ]; do if [ \"$1\" = --port ]; then port=$2; fi; shift; done\n"
         + "exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\"\n");
@@ -151,18 +160,9 @@ class LocalTemporalTest {
    * arguments' line to {@code starts}.
    */
   private Path portTakenFirst(Path starts, Path args, int taken, String failure) throws IOException {
-    Path script = dir.resolve("bin/temporal");
-    Files.createDirectories(script.getParent());
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Files.writeString(script, "#!/bin/sh\n"
-        + "echo \"$*\" >> '" + starts + "'\n"
-        + "if [ \"$(wc -l < '" + starts + "')\" -le " + taken + " ]; then echo \"" + failure + "\"; exit 1; fi\n"
-        + "printf '%s\\n' \"$@\" > '" + args + "'\n"
-        + "port=''\n"
-        + "while [ $# -gt 0 ]; do if [ \"$1\" = --port ]; then port=$2; fi; shift; done\n"
-        + "exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\"\n");
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return script;
+    return standInScript("echo \"$*\" >> '" + starts + "'\n"
+        + "if [ \"$(wc -l < '" + starts + "')\" -le " + taken + " ]; then echo \"" + failure + "\"; exit 1; fi\n",
+        args, "");
   }
 
   private static final String UI_PORT_TAKEN =

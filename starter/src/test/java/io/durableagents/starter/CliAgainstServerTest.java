@@ -7,13 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import io.durableagents.devserver.LocalTemporal;
 import io.durableagents.starter.local.ChildProcesses;
-import io.durableagents.worker.DurableAgentsPlugin;
-import io.durableagents.worker.TemporalConnection;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.worker.WorkerFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -54,7 +51,7 @@ class CliAgainstServerTest {
   private static Path dir;
   @RegisterExtension
   static final OnSharedDevServer temporal = new OnSharedDevServer("cli-against-server");
-  private static WorkerFactory worker;
+  private static WorkerInThisJvm worker;
   private static WorkflowServiceStubs service;
   private static HttpServer web;
   private static ServerSocket silent;
@@ -70,11 +67,7 @@ class CliAgainstServerTest {
         "ANTHROPIC_API_KEY", "", "DURABLE_AGENTS_MODEL", "",
         "DURABLE_AGENTS_CHECKPOINT_DIR", dir.resolve("checkpoints").toAbsolutePath().toString()));
     service = temporal.service();
-    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().configureFromEnvironment(env)
-        .configureFromClasspath().build();
-    worker = WorkerFactory.newInstance(TemporalConnection.fromEnvironment(env).client(service, "cli-test-worker",
-        plugin));
-    worker.start();
+    worker = WorkerInThisJvm.start("cli-test-worker", env);
     web = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     web.createContext("/", exchange -> {
       exchange.sendResponseHeaders(200, -1);
@@ -104,8 +97,7 @@ class CliAgainstServerTest {
       silent.close();
     }
     if (worker != null) {
-      worker.shutdownNow();
-      worker.awaitTermination(20, TimeUnit.SECONDS);
+      worker.close();
     }
   }
 

@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.durableagents.activities.checkpoint.DirectoryCheckpointStore;
 import io.durableagents.starter.inspect.HistoryCommand;
 import io.durableagents.starter.local.ChildProcesses;
-import io.durableagents.worker.DurableAgentsPlugin;
-import io.durableagents.worker.TemporalConnection;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
-import io.temporal.worker.WorkerFactory;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,17 +32,14 @@ import org.junit.jupiter.api.Test;
  */
 class LostRunTest {
   private final List<Process> started = new ArrayList<>();
-  private WorkflowServiceStubs workerService;
-  private WorkerFactory worker;
+  private WorkerInThisJvm worker;
   private Path dir;
   private int port;
 
   @AfterEach
   void stopAll() throws InterruptedException {
     if (worker != null) {
-      worker.shutdownNow();
-      worker.awaitTermination(20, TimeUnit.SECONDS);
-      workerService.shutdownNow();
+      worker.close();
     }
     for (Process p : started) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -147,11 +141,7 @@ class LostRunTest {
     // as 'worker' makes it from this environment
     Map<String, String> workerEnv = Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port,
         "DURABLE_AGENTS_RULES_DELAY_MS", "20", "DURABLE_AGENTS_CHECKPOINT_DIR", checkpoints().toString());
-    TemporalConnection connection = TemporalConnection.fromEnvironment(workerEnv);
-    workerService = connection.connect(null);
-    worker = WorkerFactory.newInstance(connection.client(workerService, "lost-run-worker",
-        DurableAgentsPlugin.newBuilder().configureFromEnvironment(workerEnv).configureFromClasspath().build()));
-    worker.start();
+    worker = WorkerInThisJvm.start("lost-run-worker", workerEnv);
     String id = "lost-run";
     // a small world: the steps are what is lost and found again, not how many agents take them
     CliAgainstServerTest.Result sim = inProcess("simulate", "simulate", "--steps", "400", "--citizens", "6",

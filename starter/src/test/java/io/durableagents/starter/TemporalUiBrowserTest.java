@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.starter.local.LocalStack;
-import io.durableagents.worker.DurableAgentsPlugin;
 import io.durableagents.worker.TemporalConnection;
 import io.durableagents.worker.codec.AesGcmPayloadCodec;
 import io.durableagents.worker.codec.CodecServer;
@@ -20,7 +19,6 @@ import io.durableagents.workflows.task.AgentTaskWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.worker.WorkerFactory;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +29,6 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,7 +72,7 @@ class TemporalUiBrowserTest {
   private static Process server;
   private static long devServerLogFrom;
   private static WorkflowServiceStubs service;
-  private static WorkerFactory worker;
+  private static WorkerInThisJvm worker;
   private static CodecServer codec;
   private static HeadlessChromium browser;
   private static final long classStarted = System.nanoTime();
@@ -231,21 +228,15 @@ class TemporalUiBrowserTest {
    * A worker of the task queues, in this JVM, as {@code worker} makes it from its environment: {@code env}
    * (the encryption keys, say) over the dev server's address.
    */
-  private static WorkerFactory startWorker(Map<String, String> env) {
+  private static WorkerInThisJvm startWorker(Map<String, String> env) {
     Map<String, String> all = new HashMap<>(env);
     all.put("TEMPORAL_ADDRESS", address());
-    TemporalConnection connection = TemporalConnection.fromEnvironment(all);
-    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().configureFromEnvironment(all)
-        .configureFromClasspath().build();
-    WorkerFactory factory = WorkerFactory.newInstance(connection.client(service, "ui-test-worker", plugin));
-    factory.start();
-    return factory;
+    return WorkerInThisJvm.start("ui-test-worker", all);
   }
 
   private static void stopWorker() {
     if (worker != null) {
-      worker.shutdownNow();
-      worker.awaitTermination(20, TimeUnit.SECONDS);
+      worker.close();
       worker = null;
     }
   }
