@@ -24,7 +24,6 @@ import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkflowImplementationOptions;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * What runs on our task queues, and their workers made where the application made none: on {@link TaskQueues#AGENTS} (and {@link TaskQueues#SIMULATIONS}) the workflows, made by factories that
@@ -54,7 +53,7 @@ final class TaskQueueRegistrations {
 
   /** Creates the workers of our task queues that the application has not created on {@code factory}. */
   static void createMissingWorkers(WorkerFactory factory) {
-    for (String queue : List.of(TaskQueues.AGENTS, TaskQueues.SIMULATIONS, TaskQueues.LLM)) {
+    for (String queue : TaskQueues.ALL) {
       if (factory.tryGetWorker(queue) == null) {
         factory.newWorker(queue);
       }

@@ -170,7 +170,6 @@ final class WorkerTuning {
   }
 
   private static boolean isOurs(String taskQueue) {
-    return TaskQueues.AGENTS.equals(taskQueue) || TaskQueues.SIMULATIONS.equals(taskQueue)
-        || TaskQueues.LLM.equals(taskQueue);
+    return TaskQueues.ALL.contains(taskQueue);
   }
 }

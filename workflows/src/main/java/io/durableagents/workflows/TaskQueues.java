@@ -1,5 +1,7 @@
 package io.durableagents.workflows;
 
+import java.util.List;
+
 /**
  * The task queue names of Durable Agents, in one place.
  *
@@ -24,6 +26,9 @@ public final class TaskQueues {
 
   /** LLM activities: every model call. */
   public static final String LLM = "durable-agents-llm";
+
+  /** Every queue above: what a worker of the plugin polls. */
+  public static final List<String> ALL = List.of(AGENTS, SIMULATIONS, LLM);
 
   private TaskQueues() {}
 }
