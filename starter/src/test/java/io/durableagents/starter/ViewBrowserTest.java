@@ -275,7 +275,7 @@ class ViewBrowserTest {
       streams.add(http.sendAsync(java.net.http.HttpRequest.newBuilder(events).build(),
           java.net.http.HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(line -> {
             page.add(line);
-            if (line.contains("\"step\":20,")) {
+            if (line.contains("\"step\":20,\"counts\"")) { // the line the assertions below read
               allSteps.countDown();
             }
           })));
