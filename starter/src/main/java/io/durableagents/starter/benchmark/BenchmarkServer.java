@@ -115,7 +115,10 @@ final class BenchmarkServer {
     int port = freePort();
     Path database = null;
     if (kind == Kind.DEV_SERVER) {
-      database = logs.resolve("dev-server-" + port + ".db").toAbsolutePath();
+      // temporal-<port>.db: the dev-server command writes the CLI's log beside it, temporal-<port>.log,
+      // truncating it at each start; named after the JVM's log, dev-server-<port>.log, the two wrote one
+      // file and the command's "listening" line was sometimes lost ("the Temporal dev server did not start")
+      database = logs.resolve("temporal-" + port + ".db").toAbsolutePath();
       for (Path f : databaseFiles(database)) {
         Files.deleteIfExists(f);
       }
