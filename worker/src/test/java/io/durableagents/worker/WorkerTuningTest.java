@@ -44,6 +44,10 @@ class WorkerTuningTest {
     assertEquals(4, agents.getMaxConcurrentWorkflowTaskPollers());
     assertEquals(50, agents.getMaxConcurrentWorkflowTaskExecutionSize());
     assertEquals(DurableAgentsPlugin.DEADLOCK_DETECTION_TIMEOUT_MS, agents.getDefaultDeadlockDetectionTimeout());
+    assertEquals(WorkerTuning.AGENT_STEPS_STICKY_TIMEOUT, agents.getStickyQueueScheduleToStartTimeout(),
+        "a busy worker's group steps wait on its sticky queue longer than the SDK's 5 s");
+    assertNull(configured(tuning(true, true, null), TaskQueues.SIMULATIONS).getStickyQueueScheduleToStartTimeout(),
+        "other queues keep the SDK's default (5 s)");
     assertEquals(TaskQueues.AGENTS, WorkerTuning.workflowImplementationOptions(true, Duration.ofMinutes(3))
         .getActivityOptions().get(LlmActivities.CHAT_ACTIVITY_TYPE).getTaskQueue());
   }
