@@ -1,7 +1,6 @@
 package io.durableagents.starter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.durableagents.devserver.LocalTemporal;
@@ -14,7 +13,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,18 +43,28 @@ class LargeSimulationIT {
     PersistentDevServerIT.stop(started);
   }
 
-  /** Starts {@code durable-agents <args>} in a process of its own, its output to {@code <name>.log}. */
-  private Process start(String name, String... args) {
-    Process p = ChildProcesses.start("512m", dir.resolve(name + ".log").toFile(), temporal.env(), args);
-    started.add(p);
-    return p;
-  }
-
-  /** Waits for {@link #start}'s command to finish, and checks it exited 0. */
-  private void await(String name, Process p) throws Exception {
-    Path out = dir.resolve(name + ".log");
-    assertTrue(p.waitFor(900, TimeUnit.SECONDS), name + " did not finish; see " + out);
-    assertEquals(0, p.exitValue(), name + ": " + Files.readString(out));
+  /**
+   * {@code durable-agents <args>} in this JVM (what is checked is the run and what the command says, not the
+   * command's own process), its output to {@code <name>.log}; checks that it exited 0 within {@code
+   * seconds}.
+   */
+  private void command(String name, long seconds, String... args) throws Exception {
+    ExecutorService one = Executors.newSingleThreadExecutor();
+    long from = System.nanoTime();
+    try {
+      Future<CliFailuresTest.Run> running = one.submit(() -> CliFailuresTest.run(temporal.env(), args));
+      CliFailuresTest.Run r;
+      try {
+        r = running.get(seconds, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        throw new AssertionError(name + " did not finish in " + seconds + " s", e);
+      }
+      Files.writeString(dir.resolve(name + ".log"), r.out() + r.err());
+      assertEquals(0, r.exitCode(), name + ": " + r.out() + r.err());
+      System.out.printf("LargeSimulationIT: %s took %.1f s%n", name, (System.nanoTime() - from) / 1e9);
+    } finally {
+      one.shutdownNow();
+    }
   }
 
   @Test
@@ -60,21 +73,25 @@ class LargeSimulationIT {
     started.add(ChildProcesses.start("2g", dir.resolve("worker.log").toFile(), temporal.env(), "worker"));
 
     int cops = AGENTS / 5;
-    String[] world = {"simulate", "--steps", "1", "--seed", "5", "--strategy", "cot", "--progress", "lines",
+    String[] world = {"simulate", "--steps", "1", "--seed", "5", "--strategy", "cot",
         "--citizens", Integer.toString(AGENTS - cops), "--cops", Integer.toString(cops),
-        "--width", "60", "--height", "60"};
+        "--width", "60", "--height", "60", "--no-wait"};
     String all = Integer.toString(AGENTS);
-    // the three runs at once, each followed by its own command line: the server's limits are per workflow
-    // task and per message, the same whether the worker has one run or three
-    Map<String, Process> runs = new LinkedHashMap<>();
-    runs.put("default", start("default",
-        PersistentDevServerIT.concat(world, "--id", "large-default", "--agents-per-workflow", "100")));
-    runs.put("all-groups", start("all-groups", PersistentDevServerIT.concat(world, "--id", "large-all-groups",
-        "--agents-per-workflow", "100", "--max-concurrent-agents", all)));
-    runs.put("all-steps", start("all-steps",
-        PersistentDevServerIT.concat(world, "--id", "large-all-steps", "--max-concurrent-agents", all)));
-    for (Map.Entry<String, Process> run : runs.entrySet()) {
-      await(run.getKey(), run.getValue());
+    // the three runs at once, started by 'simulate --no-wait' while the worker's JVM starts (the server's
+    // limits are per workflow task and per message, the same whether the worker has one run or three);
+    // then each followed to its end by 'attach', the first of them live: the commands run in this JVM
+    Map<String, String[]> runs = new LinkedHashMap<>();
+    runs.put("large-default", PersistentDevServerIT.concat(world, "--id", "large-default",
+        "--agents-per-workflow", "100"));
+    runs.put("large-all-groups", PersistentDevServerIT.concat(world, "--id", "large-all-groups",
+        "--agents-per-workflow", "100", "--max-concurrent-agents", all));
+    runs.put("large-all-steps", PersistentDevServerIT.concat(world, "--id", "large-all-steps",
+        "--max-concurrent-agents", all));
+    for (Map.Entry<String, String[]> run : runs.entrySet()) {
+      command("start-" + run.getKey(), 120, run.getValue());
+    }
+    for (String id : runs.keySet()) {
+      command("attach-" + id, 900, "attach", id, "--progress", "lines");
     }
 
     WorkflowClient client = temporal.client();

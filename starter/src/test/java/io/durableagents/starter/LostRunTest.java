@@ -183,16 +183,20 @@ class LostRunTest {
         + ". This is the in-memory Temporal: it forgets every run when it restarts"), list.out());
 
     // the way back: the run goes on from its last checkpoint, under its own id, and ends as an undisturbed run
+    // (the reference, started first, goes on beside it on the same worker; 'attach' writes its CSV at its end)
     int step = new DirectoryCheckpointStore(checkpoints()).load(last.toString()).step();
     String steps = Integer.toString(step + 4);
+    CliAgainstServerTest.Result referenceStart = inProcess("reference-start", "simulate", "--id", "reference",
+        "--steps", steps, "--citizens", "6", "--cops", "2", "--no-wait");
+    assertEquals(0, referenceStart.exitCode(), referenceStart.out() + referenceStart.err());
     CliAgainstServerTest.Result resumed = inProcess("resumed", "simulate", "--from-checkpoint",
         last.toString(), "--steps", steps, "--progress", "lines", "--csv", dir.resolve("resumed.csv").toString());
     assertEquals(0, resumed.exitCode(), resumed.out() + resumed.err());
     assertTrue(resumed.out().contains("Started lost-run on"), resumed.out());
     assertTrue(resumed.out().contains("going on after step " + step + " of lost-run (checkpoint " + last + ")"),
         resumed.out());
-    CliAgainstServerTest.Result reference = inProcess("reference", "simulate", "--id", "reference",
-        "--steps", steps, "--citizens", "6", "--cops", "2", "--progress", "lines", "--csv", dir.resolve("reference.csv").toString());
+    CliAgainstServerTest.Result reference = inProcess("reference", "attach", "reference", "--progress", "lines",
+        "--csv", dir.resolve("reference.csv").toString());
     assertEquals(0, reference.exitCode(), reference.out() + reference.err());
     assertEquals(Files.readString(dir.resolve("reference.csv")), Files.readString(dir.resolve("resumed.csv")));
     // only the steps after the checkpoint ran again: the resumed run started agent steps of those alone
