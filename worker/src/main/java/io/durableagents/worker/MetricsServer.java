@@ -19,7 +19,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The worker's HTTP endpoint: Prometheus metrics at {@code /metrics} (the Temporal SDK's own metrics
- * through its Micrometer bridge, ours, and the JVM's heap, threads, GC and CPU) and {@code /health}, which answers 200 while the worker runs and 503
+ * through its Micrometer bridge, ours, and the JVM's heap, threads, GC and CPU; {@code
+ * /metrics?name[]=jvm_memory_used_bytes&name[]=jvm_threads_live_threads} renders only the series named,
+ * as Prometheus's own exporters do) and {@code /health}, which answers 200 while the worker runs and 503
  * otherwise. It names what it checked, a line each ({@code mcp server fs: ok}), and answers 503 when
  * something the worker needs does not answer ({@code mcp server fs: does not answer: ...}); the runs whose
  * workflow task keeps failing follow, if any.
@@ -31,6 +33,8 @@ public final class MetricsServer implements AutoCloseable {
   private final HttpServer server;
   private volatile java.util.function.Supplier<java.util.Map<String, String>> problems = java.util.Map::of;
   private volatile java.util.function.Supplier<java.util.Map<String, String>> checks = java.util.Map::of;
+
+  private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
 
   /** The state of a check ({@link #setChecks}) that is fine. */
   public static final String OK = "ok";
@@ -82,8 +86,10 @@ public final class MetricsServer implements AutoCloseable {
           + " (DURABLE_AGENTS_METRICS_PORT, " + HOST_VARIABLE + ")", e);
     }
     server.createContext("/metrics", exchange -> {
-      byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+      java.util.Set<String> names = includedNames(exchange.getRequestURI().getRawQuery());
+      byte[] body = (names.isEmpty() ? registry.scrape() : registry.scrape(TEXT_FORMAT, names))
+          .getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", TEXT_FORMAT);
       exchange.sendResponseHeaders(200, body.length);
       try (OutputStream out = exchange.getResponseBody()) {
         out.write(body);
@@ -107,6 +113,30 @@ public final class MetricsServer implements AutoCloseable {
       }
     });
     server.start();
+  }
+
+  /**
+   * The series names a {@code /metrics} query asks for ({@code name[]=a&name[]=b}, Prometheus's filter);
+   * empty: all of them. A monitor that reads two gauges every second (the benchmark's) then does not make
+   * the worker render every series of the SDK's each time.
+   */
+  static java.util.Set<String> includedNames(String rawQuery) {
+    java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    if (rawQuery == null || rawQuery.isEmpty()) {
+      return names;
+    }
+    for (String pair : rawQuery.split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        continue;
+      }
+      String key = java.net.URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
+      String value = java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      if (key.equals("name[]") && !value.isBlank()) {
+        names.add(value.trim());
+      }
+    }
+    return names;
   }
 
   /**

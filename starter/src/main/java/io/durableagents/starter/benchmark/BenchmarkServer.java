@@ -1,6 +1,8 @@
 package io.durableagents.starter.benchmark;
 
+import io.durableagents.starter.Environment;
 import io.durableagents.starter.local.ChildProcesses;
+import io.durableagents.starter.local.ClassDataArchive;
 import io.durableagents.starter.local.LocalStack;
 import java.io.File;
 import java.io.IOException;
@@ -87,6 +89,7 @@ final class BenchmarkServer {
   private final Path log;
   private final Map<String, String> env;
   private Process process;
+  private ClassDataArchive archive = ClassDataArchive.none();
 
   private BenchmarkServer(Kind kind, int port, String heap, Path cli, Path database, Path log,
       Map<String, String> env) {
@@ -138,9 +141,16 @@ final class BenchmarkServer {
   private void launch() throws Exception {
     long from = Files.exists(log) ? Files.size(log) : 0;
     if (kind == Kind.IN_MEMORY) {
-      process = ChildProcesses.start(heap, log.toFile(), env, "dev-server", "--in-memory", "--port",
-          Integer.toString(port));
+      // with the dev-server command's class-data sharing archive, as demo starts it (ClassDataArchive)
+      Map<String, String> all = new java.util.HashMap<>(Environment.variables());
+      all.putAll(env);
+      String java = ChildProcesses.javaBinary();
+      int feature = Runtime.version().feature();
+      archive = ClassDataArchive.forChild(all, java, feature, ChildProcesses.classpath(), "dev-server");
+      process = ChildProcesses.start(java, feature, heap, log.toFile(), env, archive.jvmOptions(), "dev-server",
+          "--in-memory", "--port", Integer.toString(port));
       if (!ChildProcesses.awaitListening("127.0.0.1", port, process, 60_000)) {
+        archive = ClassDataArchive.none();
         throw new IllegalStateException("the embedded Temporal did not start; see " + log);
       }
       return;
@@ -205,6 +215,8 @@ final class BenchmarkServer {
   void kill() throws InterruptedException {
     process.descendants().forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly().waitFor();
+    archive.discard(process);
+    archive = ClassDataArchive.none();
     // the CLI's process must be gone before its port and file are taken again
     for (int i = 0; i < 100 && process.descendants().anyMatch(ProcessHandle::isAlive); i++) {
       Thread.sleep(50);
@@ -220,12 +232,17 @@ final class BenchmarkServer {
     launch();
   }
 
-  /** Stops the server gracefully (the dev server closes its database), or kills it after 30 s. */
+  /**
+   * Stops the server gracefully (the dev server closes its database; an in-memory server's first run writes
+   * its class-data archive), or kills it after 30 s (90 s while it writes the archive).
+   */
   void stop() throws InterruptedException {
     process.destroy();
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+    if (!process.waitFor(archive.makes() ? 90 : 30, TimeUnit.SECONDS)) {
       kill();
     }
+    archive.settle(process);
+    archive = ClassDataArchive.none();
   }
 
   static int freePort() throws IOException {

@@ -53,7 +53,9 @@ final class ScaleBenchmark {
         "Epstein simulations with CoT (2 sequential LLM calls per agent step), " + bench.steps + " steps, one worker "
         + "in its own JVM (-Xmx" + BenchmarkWorker.HEAP + "), `--max-concurrent-agents` = the agent count. Critical path = "
         + "steps x 2 x L. Heap and threads are the worker's maxima, sampled from its metrics endpoint every "
-        + "second. "
+        + "second. The worker's JVM maps the `worker` command's class-data sharing archive, as the worker `demo` "
+        + "starts does (" + io.durableagents.starter.local.ClassDataArchive.VARIABLE + "=off: none); the first "
+        + "worker after a build makes it, at its exit. "
         + (bench.warmupAgentSteps > 0 ? "Each fresh worker and server first ran " + bench.warmupAgentSteps + " agent steps "
             + "per shape, unmeasured (the JIT compilers of both JVMs take about half of their CPU in their first "
             + "minute). " : "Cold JVMs: no warm-up. ")
@@ -82,6 +84,7 @@ final class ScaleBenchmark {
     Map<String, String> stuck = new LinkedHashMap<>();
     Map<String, List<Double>> databaseBytes = new LinkedHashMap<>();
     List<String> yardstickLines = new ArrayList<>();
+    List<String> archiveNotes = new ArrayList<>();
     Map<String, AgentStepShape> yardstickShapes = new LinkedHashMap<>();
     for (int round = 0; round < bench.repeat; round++) {
       for (ScaleWorker configuration : configurations) {
@@ -157,15 +160,22 @@ final class ScaleBenchmark {
                   // after the timings: the same in every round, read once
                   shapes.put(key, AgentStepShape.of(bench.client, id, r));
                 }
-                System.out.printf(Locale.ROOT, "  round %d/%d: %s %.1f s%n", round + 1, bench.repeat, rowStart.get(key), wall);
+                System.out.printf(Locale.ROOT, "  round %d/%d: %s %.1f s (worker's class-data archive: %s)%n", round + 1,
+                    bench.repeat, rowStart.get(key), wall, worker.archiveState());
+                if (!worker.archiveState().equals("mapped")) {
+                  archiveNotes.add(rowStart.get(key) + " round " + (round + 1) + ": " + worker.archiveState());
+                }
               }
             }
           }
           if (bench.yardstick != null && configuration == configurations.get(0)) {
             stack.worker.stop(); // the yardstick's own worker has the machine to itself
             stack = null;
+            // and a fresh server, as our rows had: cold JVMs on both sides, not ours cold and its server
+            // warmed by our rows
+            bench.restartServer(kind, heap);
             // at the smallest agent count only: on the real server it takes minutes (bounded by --time-limit)
-            yardstickLines.add(Yardstick.run(bench.yardstick, bench.logs, kind, bench.port, bench.agents.get(0), bench.steps, round,
+            yardstickLines.add(Yardstick.run(bench.yardstick, bench.logs, bench.server, bench.agents.get(0), bench.steps, round,
                 bench.timeLimitMinutes == null ? 20 : bench.timeLimitMinutes));
             String yardstickId = yardstickShapes.containsKey(kind.label) ? null
                 : EventBreakdown.yardstickWorkflowId(bench.client);
@@ -217,11 +227,17 @@ final class ScaleBenchmark {
           + "agent step):");
       ScaleRows.comparison(runs, shapes, databaseBytes).lines().forEach(bench::line);
     }
+    if (!archiveNotes.isEmpty()) {
+      bench.paragraph("Rows whose worker did not map a class-data sharing archive (its first run makes it, and "
+          + "loads every class from the jar): " + String.join("; ", archiveNotes) + ".");
+    }
     if (!yardstickLines.isEmpty()) {
       bench.paragraph("The yardstick (`" + bench.yardstick + "`, L = 0, its agent steps per second), run on each "
-          + "server after its rows (`-Dtarget`), compiled against this jar's SDK:");
-      bench.table("| round | server | agents | steps | agent steps/s | wall (s) |",
-          "| ---: | --- | ---: | ---: | ---: | ---: |", yardstickLines);
+          + "server after its rows (`-Dtarget`) on a fresh server of its own, compiled against this jar's SDK; its "
+          + "CPU per agent step is its JVM's whole life (start, its warm-up of 10 agent steps, the run), ours only "
+          + "the measured run's:");
+      bench.table("| round | server | agents | steps | agent steps/s | wall (s) | CPU ms per agent step (yardstick + server) |",
+          "| ---: | --- | ---: | ---: | ---: | ---: | ---: |", yardstickLines);
     }
     eventBreakdowns(configurations.get(0), shapes, yardstickShapes);
     shapeTable("What each configuration's simulation cost Temporal per agent step, read from its histories "

@@ -29,9 +29,13 @@ final class Yardstick {
    * Runs it with {@code agents} x {@code steps} at L = 0 on the server at {@code port}, giving up after
    * {@code timeLimitMinutes}; a table row.
    */
-  static String run(Path dir, Path logs, BenchmarkServer.Kind kind, int port, int agents, int steps, int round,
+  static String run(Path dir, Path logs, BenchmarkServer server, int agents, int steps, int round,
       int timeLimitMinutes) throws Exception {
+    BenchmarkServer.Kind kind = server.kind;
+    int port = server.port;
     Path classes = compile(dir, logs);
+    double ownCpu0 = MachineReadings.exitedChildrenCpuMillis();
+    double serverCpu0 = server.cpuMillis();
     File log = logs.resolve("yardstick-" + kind.label + "-" + agents + ".log").toFile();
     Process p = new ProcessBuilder(ChildProcesses.javaBinary(), "-Xmx3g", "-Dlat=0",
         "-Dtarget=127.0.0.1:" + port, "-cp", classes + File.pathSeparator + ChildProcesses.classpath(), "b.Bench",
@@ -40,9 +44,20 @@ final class Yardstick {
     if (!p.waitFor(timeLimitMinutes, TimeUnit.MINUTES)) {
       p.destroyForcibly().waitFor();
     }
+    p.waitFor();
+    // its JVM's CPU: what this process's exited children used grew by it (nothing else is started meanwhile)
+    double ownCpu = MachineReadings.exitedChildrenCpuMillis() - ownCpu0;
+    double serverCpu = server.cpuMillis() - serverCpu0;
     Matcher m = parse(Files.readString(log.toPath()));
-    String result = m == null ? "did not finish in " + timeLimitMinutes + " min | -"
-        : String.format(Locale.ROOT, "%.1f | %.1f", Double.parseDouble(m.group(3)), Double.parseDouble(m.group(2)));
+    String result;
+    if (m == null) {
+      result = "did not finish in " + timeLimitMinutes + " min | - | -";
+    } else {
+      double agentSteps = Double.parseDouble(m.group(1));
+      // its CPU is its JVM's whole life (start, warm-up run of 10 agent steps, run); ours the measured run's only
+      result = String.format(Locale.ROOT, "%.1f | %.1f | %.1f + %.1f", Double.parseDouble(m.group(3)),
+          Double.parseDouble(m.group(2)), ownCpu / agentSteps, serverCpu / agentSteps);
+    }
     System.out.printf(Locale.ROOT, "  round %d: yardstick on the %s, %d agents: %s%n", round + 1, kind.label, agents,
         result);
     return String.format(Locale.ROOT, "| %d | %s | %d | %d | %s |", round + 1, kind.label, agents, steps, result);

@@ -74,7 +74,7 @@ public final class ClassDataArchive {
   }
 
   /** No archive: no options, nothing to settle. */
-  static ClassDataArchive none() {
+  public static ClassDataArchive none() {
     return new ClassDataArchive(null, null, null, null, List.of());
   }
 
