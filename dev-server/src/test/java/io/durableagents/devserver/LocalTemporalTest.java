@@ -29,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * server on N and records the arguments it was given), else the in-memory server, said in one line.
  */
 class LocalTemporalTest {
+  /** The stand-ins' JVM options: a test server that answers a few calls starts quicker on C1 alone. */
+  private static final String QUICK_JVM = "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+
   @TempDir
   Path dir;
 
@@ -56,7 +59,7 @@ class LocalTemporalTest {
         + after
         + "port=''\n"
         + "while [ $# -gt 0 ]; do if [ \"$1\" = --port ]; then port=$2; fi; shift; done\n"
-        + "exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\"\n");
+        + "exec '" + java + "' " + QUICK_JVM + " -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\"\n");
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     return script;
   }
@@ -122,7 +125,7 @@ class LocalTemporalTest {
         + "echo 'level=WARN msg=\"the stand-in recovers its database\"'\n"
         + "port=''\n"
         + "for a in \"$@\"; do if [ \"$prev\" = --port ]; then port=$a; fi; prev=$a; done\n"
-        + "'" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\" &\n"
+        + "'" + java + "' " + QUICK_JVM + " -cp '" + System.getProperty("java.class.path") + "' io.temporal.testserver.TestServer \"$port\" &\n"
         + "child=$!\n"
         + "trap 'kill $child; wait $child; sleep " + stopSeconds + "; echo closed > \"" + stopped + "\"; exit 0' TERM\n"
         + "wait $child\n");

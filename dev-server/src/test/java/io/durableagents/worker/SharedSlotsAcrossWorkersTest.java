@@ -169,7 +169,9 @@ class SharedSlotsAcrossWorkersTest {
 
   private void worker(String name, Path journal) throws IOException {
     List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // small and quick to start, as the test kit starts its child workers (KillNineHarness)
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     command.addAll(List.of("-cp", classpath, SlotsWorkerMain.class.getName()));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)

@@ -70,7 +70,9 @@ class TracingKillTest {
 
   private Process worker(String name, Path journal, Path spans) throws IOException {
     List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // small and quick to start, as the test kit starts its child workers (KillNineHarness)
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     if (Runtime.version().feature() >= 24) {
       command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED"));
     }

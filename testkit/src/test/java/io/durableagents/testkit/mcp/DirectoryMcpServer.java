@@ -44,7 +44,8 @@ final class DirectoryMcpServer implements AutoCloseable {
     HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(JSON).mcpEndpoint("/mcp").build();
     tomcat = new Tomcat();
-    tomcat.setBaseDir(Path.of("target", "tomcat").toAbsolutePath().toString());
+    // a directory of this JVM's: the module's test JVMs run side by side
+    tomcat.setBaseDir(Path.of("target", "tomcat-" + ProcessHandle.current().pid()).toAbsolutePath().toString());
     tomcat.setPort(0);
     Context context = tomcat.addContext("", null);
     Wrapper servlet = Tomcat.addServlet(context, "mcp", transport);

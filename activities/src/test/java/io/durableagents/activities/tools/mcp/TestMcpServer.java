@@ -85,7 +85,8 @@ final class TestMcpServer implements AutoCloseable {
   static List<String> stdioCommand() {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    return List.of(java, "-Xmx128m", "-cp", classpath, TestMcpServer.class.getName());
+    return List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classpath,
+        TestMcpServer.class.getName());
   }
 
   /** A file the stdio server writes its process id to, when this variable names one. */
