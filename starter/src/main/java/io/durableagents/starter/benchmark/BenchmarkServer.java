@@ -1,6 +1,5 @@
 package io.durableagents.starter.benchmark;
 
-import io.durableagents.starter.Environment;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.starter.local.ClassDataArchive;
 import io.durableagents.starter.local.LocalStack;
@@ -142,11 +141,9 @@ final class BenchmarkServer {
     long from = Files.exists(log) ? Files.size(log) : 0;
     if (kind == Kind.IN_MEMORY) {
       // with the dev-server command's class-data sharing archive, as demo starts it (ClassDataArchive)
-      Map<String, String> all = new java.util.HashMap<>(Environment.variables());
-      all.putAll(env);
       String java = ChildProcesses.javaBinary();
       int feature = Runtime.version().feature();
-      archive = ClassDataArchive.forChild(all, java, feature, ChildProcesses.classpath(), "dev-server");
+      archive = ClassDataArchive.forChildOfThisJar(env, java, feature, "dev-server");
       process = ChildProcesses.start(java, feature, heap, log.toFile(), env, archive.jvmOptions(), "dev-server",
           "--in-memory", "--port", Integer.toString(port));
       if (!ChildProcesses.awaitListening("127.0.0.1", port, process, 60_000)) {

@@ -1,6 +1,5 @@
 package io.durableagents.starter.benchmark;
 
-import io.durableagents.starter.Environment;
 import io.durableagents.starter.local.ChildProcesses;
 import io.durableagents.starter.local.ClassDataArchive;
 import java.io.File;
@@ -58,10 +57,8 @@ final class BenchmarkWorker {
     env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + bench.port);
     env.put("DURABLE_AGENTS_METRICS_PORT", Integer.toString(metricsPort));
     File log = bench.logs.resolve("worker-" + name + ".log").toFile();
-    Map<String, String> all = new HashMap<>(Environment.variables());
-    all.putAll(env);
     int feature = MachineReadings.javaFeature(java);
-    ClassDataArchive archive = ClassDataArchive.forChild(all, java, feature, ChildProcesses.classpath(), "worker");
+    ClassDataArchive archive = ClassDataArchive.forChildOfThisJar(env, java, feature, "worker");
     Process p = ChildProcesses.start(java, feature, HEAP, log, env, archive.jvmOptions(), "worker");
     BenchmarkWorker w = new BenchmarkWorker(p, metricsPort, MachineReadings.javaLabel(java));
     w.log = log;

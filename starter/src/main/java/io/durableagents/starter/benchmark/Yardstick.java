@@ -44,7 +44,6 @@ final class Yardstick {
     if (!p.waitFor(timeLimitMinutes, TimeUnit.MINUTES)) {
       p.destroyForcibly().waitFor();
     }
-    p.waitFor();
     // its JVM's CPU: what this process's exited children used grew by it (nothing else is started meanwhile)
     double ownCpu = MachineReadings.exitedChildrenCpuMillis() - ownCpu0;
     double serverCpu = server.cpuMillis() - serverCpu0;

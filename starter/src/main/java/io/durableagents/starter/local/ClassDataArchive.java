@@ -108,6 +108,17 @@ public final class ClassDataArchive {
         classpath, command);
   }
 
+  /**
+   * As {@link #forChild}, for a child of this jar ({@link ChildProcesses#classpath()}) whose environment is
+   * this process's with {@code extraEnv} over it: what {@code demo}'s and the benchmark's children map.
+   */
+  public static ClassDataArchive forChildOfThisJar(Map<String, String> extraEnv, String java, int javaFeature,
+      String command) {
+    Map<String, String> all = new java.util.HashMap<>(io.durableagents.starter.Environment.variables());
+    all.putAll(extraEnv);
+    return forChild(all, java, javaFeature, ChildProcesses.classpath(), command);
+  }
+
   /** As {@link #forChild}, with the archives in {@code directory}. */
   static ClassDataArchive in(Path directory, String java, int javaFeature, String classpath, String command) {
     if (javaFeature < 13) {

@@ -95,11 +95,9 @@ public final class LocalStack implements AutoCloseable {
    * {@link ClassDataArchive}, off with {@value ClassDataArchive#VARIABLE}{@code =off}).
    */
   private Process startChild(String maxHeap, File log, Map<String, String> env, String... args) {
-    Map<String, String> all = new java.util.HashMap<>(Environment.variables());
-    all.putAll(env);
     String java = ChildProcesses.javaBinary();
     int feature = Runtime.version().feature();
-    ClassDataArchive archive = ClassDataArchive.forChild(all, java, feature, ChildProcesses.classpath(), args[0]);
+    ClassDataArchive archive = ClassDataArchive.forChildOfThisJar(env, java, feature, args[0]);
     Process p = ChildProcesses.start(java, feature, maxHeap, log, env, archive.jvmOptions(), args);
     archives.put(p, archive);
     return p;
