@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +19,10 @@ import java.util.Map;
  * worker never kills the server, and everything talks over gRPC as it would to a real cluster.
  */
 public final class ChildProcesses {
-  /** Extra JVM options of child JVMs, space separated (e.g. a JFR recording). */
+  /**
+   * Extra JVM options of child JVMs, space separated (e.g. a JFR recording), after those of
+   * {@link ChildJvmTuning}.
+   */
   public static final String CHILD_JVM_OPTIONS = "DURABLE_AGENTS_CHILD_JVM_OPTIONS";
 
   private ChildProcesses() {}
@@ -60,27 +64,7 @@ public final class ChildProcesses {
    */
   public static Process start(String java, int javaFeature, String maxHeap, File log, Map<String, String> extraEnv,
       List<String> jvmOptions, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(java);
-    command.add("-Xmx" + maxHeap);
-    command.addAll(jvmOptions);
-    String extra = extraEnv.getOrDefault(CHILD_JVM_OPTIONS,
-        Environment.variables().getOrDefault(CHILD_JVM_OPTIONS, ""));
-    for (String option : extra.trim().split("\\s+")) {
-      if (!option.isEmpty()) {
-        // {child} names the child in file names: -XX:StartFlightRecording=filename={child}.jfr
-        command.add(option.replace("{child}", (args.length > 0 ? args[0] : "child") + "-" + System.nanoTime()));
-      }
-    }
-    if (javaFeature >= 24) {
-      // gRPC's shaded Netty still uses sun.misc.Unsafe; say so once here instead of warning each start
-      command.add("--sun-misc-unsafe-memory-access=allow");
-      command.add("--enable-native-access=ALL-UNNAMED");
-    }
-    command.add("-cp");
-    command.add(classpath());
-    command.add(StarterMain.class.getName());
-    command.addAll(List.of(args));
+    List<String> command = command(java, javaFeature, maxHeap, extraEnv, jvmOptions, args);
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
     if (Environment.variables() != System.getenv()) {
@@ -96,6 +80,40 @@ public final class ChildProcesses {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command, e);
     }
+  }
+
+  /**
+   * The command line {@link #start(String, int, String, File, Map, List, String...)} runs: java, the heap,
+   * {@link ChildJvmTuning}'s options, {@code jvmOptions}, {@value #CHILD_JVM_OPTIONS}'s, the classpath, the
+   * main class and {@code args}.
+   */
+  static List<String> command(String java, int javaFeature, String maxHeap, Map<String, String> extraEnv,
+      List<String> jvmOptions, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(java);
+    command.add("-Xmx" + maxHeap);
+    Map<String, String> env = new HashMap<>(Environment.variables());
+    env.putAll(extraEnv);
+    // first, so that DURABLE_AGENTS_CHILD_JVM_OPTIONS can still override what it sets (the last one wins)
+    command.addAll(ChildJvmTuning.fromEnvironment(env).jvmOptions());
+    command.addAll(jvmOptions);
+    String extra = env.getOrDefault(CHILD_JVM_OPTIONS, "");
+    for (String option : extra.trim().split("\\s+")) {
+      if (!option.isEmpty()) {
+        // {child} names the child in file names: -XX:StartFlightRecording=filename={child}.jfr
+        command.add(option.replace("{child}", (args.length > 0 ? args[0] : "child") + "-" + System.nanoTime()));
+      }
+    }
+    if (javaFeature >= 24) {
+      // gRPC's shaded Netty still uses sun.misc.Unsafe; say so once here instead of warning each start
+      command.add("--sun-misc-unsafe-memory-access=allow");
+      command.add("--enable-native-access=ALL-UNNAMED");
+    }
+    command.add("-cp");
+    command.add(classpath());
+    command.add(StarterMain.class.getName());
+    command.addAll(List.of(args));
+    return command;
   }
 
   /** Whether something accepts TCP connections on {@code host:port}. */

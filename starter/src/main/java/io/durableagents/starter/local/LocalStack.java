@@ -88,6 +88,12 @@ public final class LocalStack implements AutoCloseable {
       throw CommandFailure.usage(e.getMessage(), "Unset it (on: the child JVMs share a class-data archive in "
           + "the data directory), or set it to off.");
     }
+    try {
+      ChildJvmTuning.fromEnvironment(env);
+    } catch (IllegalArgumentException e) {
+      throw CommandFailure.usage(e.getMessage(), "Unset it (start-up: the child JVMs on C1 and the serial "
+          + "collector), or set it to peak (the JVM's own defaults).");
+    }
   }
 
   /**
