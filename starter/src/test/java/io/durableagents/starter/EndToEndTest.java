@@ -269,7 +269,8 @@ class EndToEndTest {
     assertTrue(show.contains(" out tokens (at most 512), "), "the maximum output length each call sent: " + show);
     assertTrue(show.contains("[rules] This answer comes from a rule-based policy, not an LLM."), show);
     // a simulation in group steps: show prints each call of a group with its agent
-    starter("simulate", "--steps", "2", "--agents-per-workflow", "10", "--progress", "lines", "--id", "e2e-groups");
+    starter(concat(new String[] {"simulate", "--steps", "2", "--agents-per-workflow", "10", "--progress", "lines",
+        "--id", "e2e-groups"}, AGENTS));
     String group = starter("show", "e2e-groups/step-1/group-1");
     assertTrue(group.contains("started AgentGroupStep e2e-groups/step-1/group-1")
         && group.contains("llm: rules · citizen-0 (cot-reasoning, tool choice none)"), group);
