@@ -34,7 +34,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -47,8 +50,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * other's tasks. Only the killed worker needs a process of its own: the reference's worker and the worker
  * that takes over run in this JVM ({@link WorkerInThisJvm}; a worker JVM's start cost 7 to 17 s on a loaded
  * machine), as the commands do. Each test's crash run has a namespace of its own too, whose worker process
- * starts with the class ({@link #killable}), so that the second and third tests find theirs polling.
+ * ({@link #killable}) starts while the test before it runs (the tests run in a fixed order), so that the
+ * second and third tests find theirs polling and the first does not wait for three JVMs starting at once.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EndToEndTest {
   /** Enough steps for a kill a third of the way in to land mid-run (the run's length is not the point). */
   private static final int STEPS = 6;
@@ -73,8 +78,9 @@ class EndToEndTest {
   @RegisterExtension
   static final OnSharedDevServer referenceSpace = new OnSharedDevServer("end-to-end-ref");
   /**
-   * The worker process each test kills, by its namespace, started with the class (in parallel: a JVM's
-   * start is seconds), each writing its test's execution journal ({@link #journalOf}).
+   * The worker process each test kills, by its namespace, each writing its test's execution journal
+   * ({@link #journalOf}): the first test's started with the class, each next one's once the test before
+   * it has its worker polling ({@link #killableWorker}), so that its JVM starts while that test runs.
    */
   private static final Map<OnSharedDevServer, Process> killable = new HashMap<>();
   private static ExecutorService references;
@@ -89,11 +95,7 @@ class EndToEndTest {
   @BeforeAll
   static void startServer() throws Exception {
     dir = Files.createDirectories(Path.of("target", "e2e"));
-    for (OnSharedDevServer space : List.of(midRunSpace, ttlSpace, canSpace)) {
-      Files.deleteIfExists(journalOf(space));
-      killable.put(space, space.start("384m", dir.resolve("worker-" + space.name() + ".log"),
-          journal(journalOf(space)), "worker"));
-    }
+    startKillable(midRunSpace);
     references = Executors.newCachedThreadPool();
     referenceWorker = WorkerInThisJvm.start(referenceSpace, "reference-worker", Map.of());
   }
@@ -122,6 +124,15 @@ class EndToEndTest {
     referenceSpace.terminateOpenRuns();
   }
 
+  /** Starts the worker process of {@code space}'s test, unless it is started. */
+  private static void startKillable(OnSharedDevServer space) throws java.io.IOException {
+    if (!killable.containsKey(space)) {
+      Files.deleteIfExists(journalOf(space));
+      killable.put(space, space.start("384m", dir.resolve("worker-" + space.name() + ".log"),
+          journal(journalOf(space)), "worker"));
+    }
+  }
+
   /** The execution journal of the worker processes of {@code space}'s test. */
   private static Path journalOf(OnSharedDevServer space) {
     return dir.resolve("journal-" + space.name() + ".log");
@@ -129,12 +140,13 @@ class EndToEndTest {
 
   /**
    * Makes {@code space} the running test's namespace (its commands, its client) and returns the worker
-   * process the test kills there, started with the class, once it polls for workflow tasks: a run given to
-   * a worker still starting can take longer than a workflow task's timeout on a loaded machine.
+   * process the test kills there, once it polls for workflow tasks: a run given to a worker still starting
+   * can take longer than a workflow task's timeout on a loaded machine. Then starts the next test's.
    */
-  private Process killableWorker(OnSharedDevServer space) throws InterruptedException {
+  private Process killableWorker(OnSharedDevServer space) throws Exception {
     temporal = space;
     client = space.client();
+    startKillable(space); // a test run alone
     Process p = killable.get(space);
     String identity = p.pid() + "@";
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -145,6 +157,11 @@ class EndToEndTest {
       assertTrue(p.isAlive(), "the worker of " + space.name() + " died; see its log in " + dir.toAbsolutePath());
       assertTrue(System.nanoTime() < deadline, "the worker of " + space.name() + " did not poll within 120 s");
       Thread.sleep(50);
+    }
+    List<OnSharedDevServer> order = List.of(midRunSpace, ttlSpace, canSpace);
+    int next = order.indexOf(space) + 1;
+    if (next < order.size()) {
+      startKillable(order.get(next));
     }
     return p;
   }
@@ -209,6 +226,7 @@ class EndToEndTest {
   }
 
   @Test
+  @Order(1)
   void aWorkerKilledMidRunIsReplacedAndTheRunEndsAsIfNothingHappened() throws Exception {
     Process w1 = killableWorker(midRunSpace);
     Path crashJournal = journalOf(midRunSpace);
@@ -251,7 +269,8 @@ class EndToEndTest {
     assertTrue(show.contains(" out tokens (at most 512), "), "the maximum output length each call sent: " + show);
     assertTrue(show.contains("[rules] This answer comes from a rule-based policy, not an LLM."), show);
     // a simulation in group steps: show prints each call of a group with its agent
-    starter("simulate", "--steps", "2", "--agents-per-workflow", "10", "--progress", "lines", "--id", "e2e-groups");
+    starter(concat(new String[] {"simulate", "--steps", "2", "--agents-per-workflow", "10", "--progress", "lines",
+        "--id", "e2e-groups"}, AGENTS));
     String group = starter("show", "e2e-groups/step-1/group-1");
     assertTrue(group.contains("started AgentGroupStep e2e-groups/step-1/group-1")
         && group.contains("llm: rules · citizen-0 (cot-reasoning, tool choice none)"), group);
@@ -272,6 +291,7 @@ class EndToEndTest {
    * {@code agent}.
    */
   @Test
+  @Order(2)
   void aWorkerKilledInTheMiddleOfTtlPlansResumesAtTheExactRemainingStep() throws Exception {
     // plans made at steps 1, 4 and 7: the kill at step 5 lands mid-plan, with steps left after it
     int steps = 8;
@@ -325,6 +345,7 @@ class EndToEndTest {
    * CLI: pause, world, agent-state, resume, stop, and attach with the CSV and the chart.
    */
   @Test
+  @Order(3)
   void aLongRunContinuedAsNewSurvivesAKillAndIsSteeredFromTheCli() throws Exception {
     int steps = 6;
     int runs = steps / 3;
