@@ -108,7 +108,9 @@ class TemporalUiBrowserTest {
     if (codec != null) {
       codec.close();
     }
-    RealDevServer.stop(server);
+    if (server != null) {
+      kill(server);
+    }
     log("done");
   }
 
@@ -208,7 +210,7 @@ class TemporalUiBrowserTest {
 
     // what 'codec-server --ui-origin <the UI>' serves, with the same keys
     codec = new CodecServer("127.0.0.1", 0, AesGcmPayloadCodec.fromEnvironment(keys), ui, null);
-    RealDevServer.stop(server);
+    kill(server); // its runs are in its database already (what a graceful stop adds is not what is tested)
     String endpoint = "http://127.0.0.1:" + codec.port();
     server = awaitDevServer(launchDevServer(endpoint), endpoint);
     log("dev server started again with --ui-codec-endpoint");
@@ -238,6 +240,18 @@ class TemporalUiBrowserTest {
     if (worker != null) {
       worker.close();
       worker = null;
+    }
+  }
+
+  /**
+   * kill -9 of the dev server and its Temporal CLI, waiting until both are gone: the next one takes their
+   * ports and database (whose committed transactions a killed process keeps: they are in the file).
+   */
+  private static void kill(Process p) throws Exception {
+    List<ProcessHandle> children = p.descendants().toList();
+    RealDevServer.kill(p);
+    for (ProcessHandle child : children) {
+      child.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
 
