@@ -44,14 +44,7 @@ class DemoViewTest {
         "demo", "--view", "--port", Integer.toString(port), "--steps", "2", "--citizens", "4", "--cops", "1",
         "--id", "demo-view", "--progress", "lines");
     // Chromium starts while the demo comes up (the browser's start is not what is tested)
-    java.util.concurrent.CompletableFuture<HeadlessChromium> starting = java.util.concurrent.CompletableFuture
-        .supplyAsync(() -> {
-          try {
-            return HeadlessChromium.start(dir);
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+    java.util.concurrent.CompletableFuture<HeadlessChromium> starting = HeadlessChromium.startInBackground(dir);
     try {
       String out = awaitLog(log, demo, "The view stays open until Ctrl-C");
       // demo --port where nothing listens: a Temporal is started there, and the run goes through its steps
@@ -82,7 +75,7 @@ class DemoViewTest {
       assertTrue(demo.isAlive(), "demo waits while the view is open");
 
       // in a browser, as a user opens the printed address: the run, its grid, an agent's reasoning, a fork
-      HeadlessChromium browser = started(starting);
+      HeadlessChromium browser = HeadlessChromium.started(starting);
       browser.open(m.group(1));
       browser.awaitText("demo-view", "completed");
       browser.click("demo-view");
@@ -103,19 +96,6 @@ class DemoViewTest {
         demo.descendants().forEach(ProcessHandle::destroyForcibly);
         demo.destroyForcibly().waitFor();
       }
-    }
-  }
-
-  /** The browser {@code starting} starts, or what stopped it (a skip where there is no Chromium, say). */
-  private static HeadlessChromium started(java.util.concurrent.CompletableFuture<HeadlessChromium> starting)
-      throws Exception {
-    try {
-      return starting.get(120, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof Exception cause) {
-        throw cause;
-      }
-      throw e;
     }
   }
 

@@ -54,17 +54,21 @@ class ExperimentViewBrowserTest {
   static void start() throws Exception {
     RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "experiment-view"));
-    browser = HeadlessChromium.start(dir);
-    String address = temporal.address();
-    TemporalConnection connection = TemporalConnection.fromEnvironment(temporal.env());
-    service = TemporalCheck.connect(connection);
-    client = connection.client(service);
-    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
-        .configureFromEnvironment(temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "20")))
-        .configureFromClasspath().build();
-    worker = WorkerFactory.newInstance(connection.client(service, "experiment-view-worker", plugin));
-    worker.start();
-    view = new ViewServer("127.0.0.1", 0, client, null, null, address, null);
+    var starting = HeadlessChromium.startInBackground(dir); // while the worker and the view start
+    try {
+      String address = temporal.address();
+      TemporalConnection connection = TemporalConnection.fromEnvironment(temporal.env());
+      service = TemporalCheck.connect(connection);
+      client = connection.client(service);
+      DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
+          .configureFromEnvironment(temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "20")))
+          .configureFromClasspath().build();
+      worker = WorkerFactory.newInstance(connection.client(service, "experiment-view-worker", plugin));
+      worker.start();
+      view = new ViewServer("127.0.0.1", 0, client, null, null, address, null);
+    } finally { // closed after the class even where the setup fails
+      browser = HeadlessChromium.started(starting);
+    }
   }
 
   @AfterAll

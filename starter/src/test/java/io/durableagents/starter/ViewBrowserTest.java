@@ -69,22 +69,26 @@ class ViewBrowserTest {
   static void start() throws Exception {
     Path cli = RealDevServer.cli();
     dir = Files.createDirectories(Path.of("target", "view"));
-    browser = HeadlessChromium.start(dir);
-    TemporalConnection connection = TemporalConnection.fromEnvironment(temporal.env());
-    service = TemporalCheck.connect(connection);
-    client = connection.client(service);
-    // the worker, in this JVM: the built-ins and the rules model as 'worker' has them, and the desk scenario
-    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
-        .configureFromEnvironment(temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "150")))
-        .configureFromClasspath()
-        .registerScenario(new DeskScenario(), new DeskScenario.Actions())
-        .registerTool(new DeskScenario.Stamp())
-        .registerModel("clerk", new DeskScenario.Clerk())
-        .build();
-    worker = WorkerFactory.newInstance(connection.client(service, "view-test-worker", plugin));
-    worker.start();
-    replayer = plugin;
-    view = new ViewServer("127.0.0.1", 0, client, new ReplayedPast(client, plugin, null), null, address(), null);
+    var starting = HeadlessChromium.startInBackground(dir); // while the worker and the view start
+    try {
+      TemporalConnection connection = TemporalConnection.fromEnvironment(temporal.env());
+      service = TemporalCheck.connect(connection);
+      client = connection.client(service);
+      // the worker, in this JVM: the built-ins and the rules model as 'worker' has them, and the desk scenario
+      DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder()
+          .configureFromEnvironment(temporal.env(Map.of("DURABLE_AGENTS_RULES_DELAY_MS", "150")))
+          .configureFromClasspath()
+          .registerScenario(new DeskScenario(), new DeskScenario.Actions())
+          .registerTool(new DeskScenario.Stamp())
+          .registerModel("clerk", new DeskScenario.Clerk())
+          .build();
+      worker = WorkerFactory.newInstance(connection.client(service, "view-test-worker", plugin));
+      worker.start();
+      replayer = plugin;
+      view = new ViewServer("127.0.0.1", 0, client, new ReplayedPast(client, plugin, null), null, address(), null);
+    } finally { // closed after the class even where the setup fails
+      browser = HeadlessChromium.started(starting);
+    }
     assertTrue(cli != null);
   }
 
