@@ -43,6 +43,8 @@ class DemoViewTest {
             LocalTemporal.DATA_DIR_VARIABLE, dir.toString(), "TEMPORAL_ADDRESS", "", "DURABLE_AGENTS_MODEL", "rules"),
         "demo", "--view", "--port", Integer.toString(port), "--steps", "2", "--citizens", "4", "--cops", "1",
         "--id", "demo-view", "--progress", "lines");
+    // Chromium starts while the demo comes up (the browser's start is not what is tested)
+    java.util.concurrent.CompletableFuture<HeadlessChromium> starting = HeadlessChromium.startInBackground(dir);
     try {
       String out = awaitLog(log, demo, "The view stays open until Ctrl-C");
       // demo --port where nothing listens: a Temporal is started there, and the run goes through its steps
@@ -73,27 +75,35 @@ class DemoViewTest {
       assertTrue(demo.isAlive(), "demo waits while the view is open");
 
       // in a browser, as a user opens the printed address: the run, its grid, an agent's reasoning, a fork
-      try (HeadlessChromium browser = HeadlessChromium.start(dir)) {
-        browser.open(m.group(1));
-        browser.awaitText("demo-view", "completed");
-        browser.click("demo-view");
-        browser.awaitLive("World after step 2\n", "citizen-0");
-        browser.awaitScript("the world after step 2 drawn", "return World.shown() != null && World.shown().step === 2");
-        assertEquals("10x10 grid, 5 agents, canvas shown", browser.script("const c = document.getElementById('world');"
-            + " const w = World.shown(); return w.grid.width + 'x' + w.grid.height + ' grid, ' + w.agents.length"
-            + " + ' agents, canvas ' + (!c.hidden && c.width > 0 ? 'shown' : 'hidden')"), "the grid drawn");
-        browser.click("citizen-0");
-        browser.awaitLive("Agent citizen-0 at step 2", "Reasoning", "LLM call 1");
-        browser.type("#fork-steps", "4"); // the run ended at step 2: a fork from there needs a new total
-        browser.click("Fork at this step");
-        browser.awaitLive("Forked demo-view after step 2 as demo-view-fork-2-");
-      }
+      HeadlessChromium browser = HeadlessChromium.started(starting);
+      browser.open(m.group(1));
+      browser.awaitText("demo-view", "completed");
+      browser.click("demo-view");
+      browser.awaitLive("World after step 2\n", "citizen-0");
+      browser.awaitScript("the world after step 2 drawn", "return World.shown() != null && World.shown().step === 2");
+      assertEquals("10x10 grid, 5 agents, canvas shown", browser.script("const c = document.getElementById('world');"
+          + " const w = World.shown(); return w.grid.width + 'x' + w.grid.height + ' grid, ' + w.agents.length"
+          + " + ' agents, canvas ' + (!c.hidden && c.width > 0 ? 'shown' : 'hidden')"), "the grid drawn");
+      browser.click("citizen-0");
+      browser.awaitLive("Agent citizen-0 at step 2", "Reasoning", "LLM call 1");
+      browser.type("#fork-steps", "4"); // the run ended at step 2: a fork from there needs a new total
+      browser.click("Fork at this step");
+      browser.awaitLive("Forked demo-view after step 2 as demo-view-fork-2-");
     } finally {
+      starting.thenAccept(DemoViewTest::close); // now, or when it has started (a failure before it was used)
       demo.destroy();
       if (!demo.waitFor(30, TimeUnit.SECONDS)) {
         demo.descendants().forEach(ProcessHandle::destroyForcibly);
         demo.destroyForcibly().waitFor();
       }
+    }
+  }
+
+  private static void close(HeadlessChromium browser) {
+    try {
+      browser.close();
+    } catch (Exception e) {
+      System.out.println("DemoViewTest: closing Chromium: " + e);
     }
   }
 

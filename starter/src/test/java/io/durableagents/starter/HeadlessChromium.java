@@ -91,6 +91,32 @@ final class HeadlessChromium implements AutoCloseable {
     return new HeadlessChromium(driver, profile);
   }
 
+  /**
+   * {@link #start} in another thread, for a test to set up its server or worker meanwhile; {@link
+   * #started} waits for it.
+   */
+  static java.util.concurrent.CompletableFuture<HeadlessChromium> startInBackground(Path dir) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return start(dir);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+  }
+
+  /** The browser {@link #startInBackground} started, or what stopped it (a skip where there is no Chromium). */
+  static HeadlessChromium started(java.util.concurrent.CompletableFuture<HeadlessChromium> starting) throws Exception {
+    try {
+      return starting.get(120, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof Exception cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
   private static Path executable(String variable, String fallback) {
     String given = System.getenv(variable);
     Path path = Path.of(given != null && !given.isBlank() ? given.trim() : fallback);

@@ -50,15 +50,19 @@ class ViewPagesBrowserTest {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createDirectories(Path.of("target", "view-pages"));
-    browser = HeadlessChromium.start(dir);
-    DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().apply(new BuiltinScenarios()).build();
-    env = DurableAgentsTestEnvironment.start(plugin);
-    WorkflowClient client = env.getWorkflowClient();
-    // the demo's world and seed: citizens are jailed within a few steps
-    DurableAgentsTestEnvironment.simulation(client, EPSTEIN).run(SimulationInput.of("epstein", 10, 42));
-    DurableAgentsTestEnvironment.simulation(client, NEGOTIATION).run(SimulationInput.of("negotiation", 6, 3));
-    past = new ReplayedPast(client, plugin, null);
-    view = new ViewServer("127.0.0.1", 0, client, past, null, "in-memory", null);
+    var starting = HeadlessChromium.startInBackground(dir); // while the runs are made
+    try {
+      DurableAgentsPlugin plugin = DurableAgentsPlugin.newBuilder().apply(new BuiltinScenarios()).build();
+      env = DurableAgentsTestEnvironment.start(plugin);
+      WorkflowClient client = env.getWorkflowClient();
+      // the demo's world and seed: citizens are jailed within a few steps
+      DurableAgentsTestEnvironment.simulation(client, EPSTEIN).run(SimulationInput.of("epstein", 10, 42));
+      DurableAgentsTestEnvironment.simulation(client, NEGOTIATION).run(SimulationInput.of("negotiation", 6, 3));
+      past = new ReplayedPast(client, plugin, null);
+      view = new ViewServer("127.0.0.1", 0, client, past, null, "in-memory", null);
+    } finally { // closed after the class even where the setup fails
+      browser = HeadlessChromium.started(starting);
+    }
   }
 
   @AfterAll
