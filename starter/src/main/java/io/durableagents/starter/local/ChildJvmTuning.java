@@ -13,7 +13,7 @@ import java.util.Map;
  * (gRPC, protobuf, the SDK, the scenarios) spends much of its CPU in its first minute compiling the same
  * code again with C2 and running G1's concurrent threads, which on a laptop's few cores is CPU taken from
  * the run itself. {@link #PEAK} leaves the JVM's own defaults (C1 then C2, G1 on two cores or more): more
- * CPU at first, about 15-20% less per agent step once warm, for long runs at no model latency. Measured
+ * CPU at first, 15-25% more agent steps per second once warm, for long runs at no model latency. Measured
  * in BENCHMARKS.md ("The child JVMs tuned for their first minute").
  */
 public enum ChildJvmTuning {
