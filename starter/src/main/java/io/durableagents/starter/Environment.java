@@ -32,6 +32,13 @@ public final class Environment {
     return Map.copyOf(all);
   }
 
+  /** The variables in force ({@link #variables()}) with {@code extra} over them: a child's environment. */
+  public static Map<String, String> variablesWith(Map<String, String> extra) {
+    Map<String, String> all = new HashMap<>(variables());
+    all.putAll(extra);
+    return all;
+  }
+
   /** One variable, or null. */
   public static String get(String name) {
     return variables().get(name);

@@ -96,7 +96,8 @@ final class ScaleBenchmark {
               for (int perWorkflow : bench.agentsPerWorkflow) {
                 String key = kind.label + "|" + configuration + "|" + latency + "|" + n + "|" + perWorkflow;
                 rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %d |", kind.label,
-                    javaLabel(configuration.java()) + ", " + tuning(configuration.env()).value()
+                    javaLabel(configuration.java()) + ", " + io.durableagents.starter.local.ChildJvmTuning
+                        .fromEnvironment(io.durableagents.starter.Environment.variablesWith(configuration.env())).value()
                         + (configuration.eagerLlmCalls() ? ", eager LLM calls" : ""),
                     configuration.sticky().equals("off") ? "off" : "on (auto)",
                     configuration.pollers() == null ? "5" : configuration.pollers().toString(), perWorkflow, n,
@@ -310,12 +311,5 @@ final class ScaleBenchmark {
     ScaleStack(BenchmarkWorker worker) {
       this.worker = worker;
     }
-  }
-
-  /** The child JVMs' tuning the worker of {@code env} (and the server) start with: the row names it. */
-  private static io.durableagents.starter.local.ChildJvmTuning tuning(Map<String, String> env) {
-    Map<String, String> all = new java.util.HashMap<>(io.durableagents.starter.Environment.variables());
-    all.putAll(env);
-    return io.durableagents.starter.local.ChildJvmTuning.fromEnvironment(all);
   }
 }

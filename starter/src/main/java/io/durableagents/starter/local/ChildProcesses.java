@@ -10,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -92,8 +91,7 @@ public final class ChildProcesses {
     List<String> command = new ArrayList<>();
     command.add(java);
     command.add("-Xmx" + maxHeap);
-    Map<String, String> env = new HashMap<>(Environment.variables());
-    env.putAll(extraEnv);
+    Map<String, String> env = Environment.variablesWith(extraEnv);
     // first, so that DURABLE_AGENTS_CHILD_JVM_OPTIONS can still override what it sets (the last one wins)
     command.addAll(ChildJvmTuning.fromEnvironment(env).jvmOptions());
     command.addAll(jvmOptions);

@@ -114,9 +114,8 @@ public final class ClassDataArchive {
    */
   public static ClassDataArchive forChildOfThisJar(Map<String, String> extraEnv, String java, int javaFeature,
       String command) {
-    Map<String, String> all = new java.util.HashMap<>(io.durableagents.starter.Environment.variables());
-    all.putAll(extraEnv);
-    return forChild(all, java, javaFeature, ChildProcesses.classpath(), command);
+    return forChild(io.durableagents.starter.Environment.variablesWith(extraEnv), java, javaFeature,
+        ChildProcesses.classpath(), command);
   }
 
   /** As {@link #forChild}, with the archives in {@code directory}. */

@@ -74,8 +74,7 @@ public final class LocalStack implements AutoCloseable {
    * naming the variable, instead of a worker that exits while the command waits for its run.
    */
   static void checkModelSettings(Map<String, String> workerEnv) {
-    Map<String, String> env = new java.util.HashMap<>(Environment.variables());
-    env.putAll(workerEnv);
+    Map<String, String> env = Environment.variablesWith(workerEnv);
     try {
       io.durableagents.activities.llm.LlmSettings.fromEnvironment(env);
     } catch (IllegalArgumentException e) {
