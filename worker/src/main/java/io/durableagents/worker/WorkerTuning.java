@@ -21,16 +21,18 @@ final class WorkerTuning {
   static final int EAGER_CALLS_PER_WORKFLOW_TASK = 100;
 
   /**
-   * How long a workflow task of an agent step or group step may wait on this worker's sticky queue before
-   * the server moves it to the task queue, with the workflow's whole history (the SDK's default is 5 s).
-   * A worker that runs thousands of agents is busy by design: its group steps' tasks queue up behind each
-   * other on its one sticky queue, and in a quiet 5,000-agent run on 2 cores 106 of them waited 5.1-9.3 s,
+   * How long a workflow task of a simulation, an agent step or a group step may wait on this worker's sticky
+   * queue before the server moves it to the task queue, with the workflow's whole history (the SDK's default
+   * is 5 s). A worker that runs thousands of agents is busy by design: its group steps' tasks queue up behind
+   * each other on its one sticky queue, and in a quiet 5,000-agent run on 2 cores 106 of them waited 5.1-9.3 s,
    * timed out, and were replayed from the start of their workflow on the same worker, which made it busier
-   * still. 10 s is the agent steps' own workflow task timeout (Temporal's default) and under the 11 s after
-   * which an LLM call that was running on a killed worker is retried: a task left on a dead worker's sticky
-   * queue is picked up no later than the rest of what that worker left.
+   * still. A simulation's task on a worker starved of CPU did the same (5.5 s, in the suite on a loaded
+   * machine; its replay is of the whole run since its last continue-as-new). 10 s is the agent steps' own
+   * workflow task timeout (Temporal's default) and under the 11 s after which an LLM call that was running on
+   * a killed worker is retried: a task left on a dead worker's sticky queue is picked up no later than the
+   * rest of what that worker left.
    */
-  static final Duration AGENT_STEPS_STICKY_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration STICKY_TIMEOUT = Duration.ofSeconds(10);
 
   /** Whether this JVM can run virtual threads (21+); below it the SDK's options throw. */
   static final boolean VIRTUAL_THREADS_AVAILABLE = Runtime.version().feature() >= 21;
@@ -103,8 +105,8 @@ final class WorkerTuning {
       // The embedded test server never times out a sticky queue: without this a workflow whose
       // worker died would wait for it forever.
       builder.setStickyQueueScheduleToStartTimeout(Duration.ZERO);
-    } else if (TaskQueues.AGENTS.equals(taskQueue)) {
-      builder.setStickyQueueScheduleToStartTimeout(AGENT_STEPS_STICKY_TIMEOUT);
+    } else if (TaskQueues.AGENTS.equals(taskQueue) || TaskQueues.SIMULATIONS.equals(taskQueue)) {
+      builder.setStickyQueueScheduleToStartTimeout(STICKY_TIMEOUT);
     }
     if (TaskQueues.LLM.equals(taskQueue) && llmCallsPerSecond != null) {
       // The task queue's rate holds across workers on a real server; Temporal's test server (the

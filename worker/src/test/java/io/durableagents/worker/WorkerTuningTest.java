@@ -44,10 +44,11 @@ class WorkerTuningTest {
     assertEquals(4, agents.getMaxConcurrentWorkflowTaskPollers());
     assertEquals(50, agents.getMaxConcurrentWorkflowTaskExecutionSize());
     assertEquals(DurableAgentsPlugin.DEADLOCK_DETECTION_TIMEOUT_MS, agents.getDefaultDeadlockDetectionTimeout());
-    assertEquals(WorkerTuning.AGENT_STEPS_STICKY_TIMEOUT, agents.getStickyQueueScheduleToStartTimeout(),
+    assertEquals(WorkerTuning.STICKY_TIMEOUT, agents.getStickyQueueScheduleToStartTimeout(),
         "a busy worker's group steps wait on its sticky queue longer than the SDK's 5 s");
-    assertNull(configured(tuning(true, true, null), TaskQueues.SIMULATIONS).getStickyQueueScheduleToStartTimeout(),
-        "other queues keep the SDK's default (5 s)");
+    assertEquals(WorkerTuning.STICKY_TIMEOUT,
+        configured(tuning(true, true, null), TaskQueues.SIMULATIONS).getStickyQueueScheduleToStartTimeout(),
+        "and so do the simulations' tasks on a starved worker");
     assertEquals(TaskQueues.AGENTS, WorkerTuning.workflowImplementationOptions(true, Duration.ofMinutes(3))
         .getActivityOptions().get(LlmActivities.CHAT_ACTIVITY_TYPE).getTaskQueue());
   }
