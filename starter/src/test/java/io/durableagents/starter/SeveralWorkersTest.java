@@ -126,6 +126,9 @@ class SeveralWorkersTest {
     byIdentity.put(awaitPolling("worker-c", c, null, service), c);
     assertEquals(3, byIdentity.size(), byIdentity.keySet().toString());
     Duration workersTook = Duration.ofNanos(System.nanoTime() - workersStart);
+    // what a worker's start costs (the JVM, the plugin, the warm-up): on a loaded machine the three starts
+    // are most of the test's time
+    Map<String, String> startCpu = cpuByIdentity(byIdentity);
     SimulationResult reference;
     try {
       reference = referenceSpace.client().newUntypedWorkflowStub("several-ref")
@@ -194,7 +197,7 @@ class SeveralWorkersTest {
     // what the survivors took over, and when: calls in flight (the journal), workflow tasks timed out
     Takeover takeover = takeover(journal, 0, killedAt, tasks);
     System.out.printf("several workers: %d agents x %d steps in groups of %d; reference on one worker %d s "
-            + "(beside the workers' starts, polling after %d s); "
+            + "(beside the workers' starts, polling after %d s, CPU %s); "
             + "on three workers %d s, with kill -9 of %s (it ran the simulation) after %d of %d calls; the other two "
             + "finished %d s later%n"
             + "  tasks per identity: workflow %s, activity %s%n"
@@ -202,7 +205,7 @@ class SeveralWorkersTest {
             + "  workflow tasks timed out after the kill: %s; the last one taken by a survivor %d ms after the kill%n"
             + "  CPU so far: server (shared by this JVM's classes) %d s, workers %s%n"
             + "  test took %d s%n",
-        AGENTS, STEPS, GROUP, referenceTook.get().toSeconds(), workersTook.toSeconds(), crashTook.toSeconds(), simulationHolder, callsAtKill, referenceCalls,
+        AGENTS, STEPS, GROUP, referenceTook.get().toSeconds(), workersTook.toSeconds(), startCpu, crashTook.toSeconds(), simulationHolder, callsAtKill, referenceCalls,
         afterKill.toSeconds(), new TreeMap<>(tasks.workflowTasks), new TreeMap<>(tasks.activityTasks),
         report.retriedInFlight(), takeover.lastCallRestartMillis, takeover.timedOut,
         takeover.lastWorkflowTaskMillis, cpuSeconds(SharedDevServer.process()), cpuByIdentity(byIdentity),
@@ -355,16 +358,21 @@ class SeveralWorkersTest {
 
   /** CPU seconds a live process and its descendants used (the dev server runs the CLI as a child). */
   private static long cpuSeconds(Process p) {
+    return cpuMillis(p) / 1000;
+  }
+
+  /** The same in milliseconds. */
+  private static long cpuMillis(Process p) {
     Duration cpu = p.info().totalCpuDuration().orElse(Duration.ZERO);
     for (ProcessHandle child : p.descendants().toList()) {
       cpu = cpu.plus(child.info().totalCpuDuration().orElse(Duration.ZERO));
     }
-    return cpu.toSeconds();
+    return cpu.toMillis();
   }
 
   private static Map<String, String> cpuByIdentity(Map<String, Process> byIdentity) {
     Map<String, String> cpu = new TreeMap<>();
-    byIdentity.forEach((identity, p) -> cpu.put(identity, p.isAlive() ? cpuSeconds(p) + " s" : "killed"));
+    byIdentity.forEach((identity, p) -> cpu.put(identity, p.isAlive() ? cpuMillis(p) / 100 / 10.0 + " s" : "killed"));
     return cpu;
   }
 
