@@ -93,13 +93,13 @@ class ContinuedAsNewEndToEndTest {
     assertTrue(cli("describe", "e2e-steer").contains(", paused"));
     assertEquals(held, steer.progress().step(), "paused");
     cli("resume", "e2e-steer");
-    awaitStep(steer, held + 5);
+    awaitStep(steer, held + 3);
     assertTrue(cli("stop", "e2e-steer").contains("Stop requested"));
     String attached = cli("attach", "e2e-steer", "--progress", "lines");
     assertTrue(attached.contains("Stopped e2e-steer: ") && attached.contains("Final counts: "), attached);
     SimulationResult stopped = referenceSpace.client().newUntypedWorkflowStub("e2e-steer")
         .getResultAsync(SimulationResult.class).get(180, TimeUnit.SECONDS);
-    assertTrue(stopped.stopped() && stopped.steps() >= held + 5 && stopped.runs() > 1, stopped.toString());
+    assertTrue(stopped.stopped() && stopped.steps() >= held + 3 && stopped.runs() > 1, stopped.toString());
   }
 
   /** {@code durable-agents <args>} in the steered run's namespace. */
