@@ -131,7 +131,7 @@ class AutonomousEndToEndTest {
     return List.of();
   }
 
-  /** As EndToEndTest's: no completed activity of the run or its sub-agents ran again. */
+  /** As KilledWorkerEndToEndTest's: no completed activity of the run or its sub-agents ran again. */
   private static int assertNoCompletedCallRanAgain(String workflowId, Path journal) throws Exception {
     Map<String, Integer> completedAttempt = completedActivities(workflowId);
     Map<String, List<Integer>> executed = new HashMap<>();

@@ -44,8 +44,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * agent} under a running simulation's id is refused, not left waiting on it; {@code resume} of a run that
  * is not paused says so; {@code plans} and {@code attach} of an unknown id are not found (exit 3), and
  * {@code attach} names no run to Ctrl-C before it has found one. The worker runs in this JVM (what is
- * tested is the command line; {@code WorkerStartTest} and {@code EndToEndTest} start the worker's process),
- * as do the commands but for those that get Ctrl-C, which need a process of their own.
+ * tested is the command line; {@code WorkerStartTest} and {@code KilledWorkerEndToEndTest} start the
+ * worker's process), as do the commands but for those that get Ctrl-C, which need a process of their own.
  */
 class CliAgainstServerTest {
   private static Path dir;
