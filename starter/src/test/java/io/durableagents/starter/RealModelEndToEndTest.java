@@ -16,11 +16,14 @@ import io.durableagents.workflows.llm.LlmFailureTypes;
 import io.durableagents.workflows.llm.LlmResponse;
 import io.durableagents.workflows.simulation.SimulationResult;
 import io.durableagents.workflows.tools.ToolFailureTypes;
+import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.TaskQueueType;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.taskqueue.v1.TaskQueue;
 import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.common.converter.DataConverter;
@@ -76,10 +79,10 @@ class RealModelEndToEndTest {
   private static final Duration PER_ATTEMPT = Duration.ofSeconds(60);
   /**
    * Activities (model and tool calls) the simulation's first worker completes before it is killed: the
-   * first calls of its two agents (an agent step makes two), so that the kill cuts the calls then in
-   * flight, with calls completed before it and the rest of the step after it.
+   * first of its agent's two calls (a CoT step reasons, then acts), so that the kill cuts the second one, with
+   * a call completed before it and the rest of the step after it.
    */
-  private static final long CALLS_BEFORE_KILL = 2;
+  private static final long CALLS_BEFORE_KILL = 1;
   /** What the worker's overhead may add to an attempt beyond the HTTP call's own timeout. */
   private static final Duration ATTEMPT_SLACK = Duration.ofSeconds(5);
   /** What a failed agent step or run may fail with: a typed cause, each with its hint. */
@@ -185,8 +188,9 @@ class RealModelEndToEndTest {
     List<String> measured = new ArrayList<>();
     Map<String, String[]> runs = new LinkedHashMap<>();
     runs.put("cot", new String[] {"--strategy", "cot"});
-    runs.put("react", new String[] {"--strategy", "react", "--max-iterations", "2", "--tools", "calculator"});
-    runs.put("react-text", new String[] {"--strategy", "react", "--action-format", "text", "--max-iterations", "2",
+    // one turn (and the forced finish after it, or the one correction of a cut answer): at most two calls
+    runs.put("react", new String[] {"--strategy", "react", "--max-iterations", "1", "--tools", "calculator"});
+    runs.put("react-text", new String[] {"--strategy", "react", "--action-format", "text", "--max-iterations", "1",
         "--tools", "calculator"});
     runs.put("rewoo", new String[] {"--strategy", "rewoo", "--replan-on-failure", "0", "--max-plan-steps", "2",
         "--tools", "calculator"});
@@ -229,11 +233,11 @@ class RealModelEndToEndTest {
   }
 
   /**
-   * A small Epstein simulation on the real model (a citizen and a cop, 1 step) whose worker is killed with
-   * {@code kill -9} while its calls are being generated on the model server; a new worker (in this JVM: its
-   * process is not the point) finishes it. The server
-   * counted the calls the run reports plus exactly the attempts that the kill cut (they had their whole
-   * prompt evaluated, and the tokens they generated until the server noticed their caller had gone).
+   * A small Epstein simulation on the real model (a citizen, 1 step) whose worker is killed with {@code kill
+   * -9} while its call is being generated on the model server; a new worker (in this JVM: its process is not
+   * the point) finishes it. The server counted the calls the run reports plus exactly the attempt that the
+   * kill cut (it had its whole prompt evaluated, and the tokens it generated until the server noticed its
+   * caller had gone).
    */
   @Test
   void aSmallSimulationOnTheRealModelSurvivesAKillNineOfItsWorkerMidCall() throws Exception {
@@ -243,17 +247,16 @@ class RealModelEndToEndTest {
     Process first = worker("worker-sim-1", journal);
     LocalModelServer.Metrics before = model.metrics();
     long start = System.nanoTime();
-    // 2 agents x 1 step, both at once (the model's slots): their first calls done before the kill, their
-    // second calls cut by it and run again after it (the size is not the point: each call costs seconds of
-    // prompt evaluation on a loaded machine)
+    // 1 agent x 1 step: its first call done before the kill, its second cut by it and run again after it (the
+    // size is not the point: each call costs seconds of prompt evaluation on a loaded machine, and one agent's
+    // calls follow each other, so that there is always a call to catch generating, never two to catch at once)
     CliFailuresTest.Run started = cli("simulate", "--model", model.modelReference(), "--citizens", "1", "--cops",
-        "1", "--width", "4", "--height", "4", "--vision", "1", "--steps", "1", "--seed", "3",
-        "--max-concurrent-agents", Integer.toString(SLOTS), "--no-wait", "--id", id);
+        "0", "--width", "4", "--height", "4", "--vision", "1", "--steps", "1", "--seed", "3", "--no-wait", "--id", id);
     assertEquals(0, started.exitCode(), started.out() + started.err());
 
-    // kill mid-run, once the model server is generating every call the worker has in flight and nothing waits
-    List<LocalModelServer.BusySlot> cutOff = awaitAllInFlightGenerating(journal, first.pid(), CALLS_BEFORE_KILL,
-        Duration.ofSeconds(150));
+    // kill mid-run, once the model server is generating every call the worker has in flight
+    List<LocalModelServer.BusySlot> cutOff = awaitInFlightGenerating(id, journal, first.pid(), CALLS_BEFORE_KILL,
+        Duration.ofSeconds(240));
     first.destroyForcibly().waitFor(); // SIGKILL: the model server's clients go away mid-answer
     for (LocalModelServer.BusySlot slot : cutOff) {
       model.awaitLeft(slot, Duration.ofSeconds(30));
@@ -268,7 +271,7 @@ class RealModelEndToEndTest {
     LocalModelServer.Metrics served = model.metrics().minus(before);
 
     assertEquals(1, result.steps());
-    assertEquals(2, result.agentSteps(), result.toString());
+    assertEquals(1, result.agentSteps(), result.toString());
     ModelCalls calls = ModelCalls.of(client, id);
     calls.assertWithinLimits();
     calls.assertRealText(model.alias());
@@ -298,7 +301,7 @@ class RealModelEndToEndTest {
     assertTrue(attached.out().contains("LLM calls: " + result.llmCalls() + " "), attached.out());
     assertTrue(attached.out().contains("Tokens: " + result.usage().input() + " in, " + result.usage().output() + " out"),
         attached.out());
-    System.out.printf("real model, Epstein 2 agents x 1 step (%d slots, %d tokens cap, kill -9 cut %d calls): "
+    System.out.printf("real model, Epstein 1 agent x 1 step (%d slots, %d tokens cap, kill -9 cut %d calls): "
             + "%.1f s, %.1f s per agent step, %d failed agent steps, %d calls, %d tokens in / %d out; server: prompt "
             + "%.0f tokens/s, generation %.1f tokens/s per slot%n", SLOTS, SERVER_OUTPUT_CAP, cutOff.size(), seconds,
         seconds / result.agentSteps(), result.failedAgentSteps(), result.llmCalls(), result.usage().input(),
@@ -306,25 +309,39 @@ class RealModelEndToEndTest {
   }
 
   /**
-   * Waits until the worker {@code pid} has completed {@code callsDone} activities and has LLM calls in flight (started, not ended, in its journal) and the
-   * model server is generating exactly that many requests with none waiting for a slot.
+   * Waits until the worker {@code pid} has completed {@code callsDone} activities and has LLM calls in flight
+   * (started, not ended, in its journal), and the model server is generating exactly that many requests
+   * (each has its prompt evaluated: what the server counts of a cut request is then its whole prompt and the
+   * tokens it generated). The run's agent makes its calls one after the other and each is seconds of prompt
+   * evaluation and then of generation, so this catches one; it fails at once if the run {@code id} ends first.
    */
-  private static List<LocalModelServer.BusySlot> awaitAllInFlightGenerating(Path journal, long pid, long callsDone,
-      Duration timeout) throws Exception {
+  private static List<LocalModelServer.BusySlot> awaitInFlightGenerating(String id, Path journal, long pid,
+      long callsDone, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
-      int inFlight = unfinishedLlmAttempts(journal, pid).size();
-      if (inFlight > 0 && CompletedActivities.doneInJournal(journal, 0) >= callsDone) {
+      Set<String> inFlight = unfinishedLlmAttempts(journal, pid);
+      boolean done = CompletedActivities.doneInJournal(journal, 0) >= callsDone;
+      if (!inFlight.isEmpty() && done) {
+        // only /slots in the loop: the server answers it between two tokens, so a poll is a token's time
         List<LocalModelServer.BusySlot> busy = model.busySlots();
-        if (busy.size() == inFlight && busy.stream().allMatch(s -> s.decodedTokens() > 0)
-            && model.metrics().requestsDeferred() == 0 && unfinishedLlmAttempts(journal, pid).size() == inFlight) {
+        if (busy.size() == inFlight.size() && busy.stream().allMatch(s -> s.decodedTokens() > 0)
+            && unfinishedLlmAttempts(journal, pid).equals(inFlight)) {
           return busy;
         }
+      } else if (done && runEnded(id)) {
+        fail("the run ended before the worker had a call generating on the model server after " + callsDone
+            + " completed; see " + journal.toAbsolutePath());
       }
-      Thread.sleep(25);
+      Thread.sleep(10);
     }
-    fail("the worker never had all its calls generating on the model server at once");
+    fail("the worker never had its calls generating on the model server within " + timeout);
     return List.of();
+  }
+
+  private static boolean runEnded(String id) {
+    return service.blockingStub().describeWorkflowExecution(DescribeWorkflowExecutionRequest.newBuilder()
+            .setNamespace(temporal.name()).setExecution(WorkflowExecution.newBuilder().setWorkflowId(id)).build())
+        .getWorkflowExecutionInfo().getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
   }
 
   /** LLM call attempts the worker {@code pid} started and never ended, from the execution journal. */

@@ -27,13 +27,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * ({@code sweep}), of the worker running it, and of the server (started again on its database). Another
  * worker and {@code attach} take over; the experiment ends with the table of an undisturbed sweep of the
  * same grid and seeds, run by run and step by step, and no activity that had completed ran again. The
- * undisturbed sweep runs on the JVM's shared dev server, with a worker in this JVM, while this test's server
- * and first worker start; the worker that takes over runs in this JVM too (the first one is killed, so it
- * is a process).
+ * undisturbed sweep runs on the JVM's shared dev server, with a worker in this JVM, beside the disturbed one
+ * (the kills are timed by the disturbed sweep's own progress, not by the reference's count of calls); the
+ * worker that takes over runs in this JVM too (the first one is killed, so it is a process).
  */
 class SweepDurabilityTest {
   private static final String RULES_DELAY_MS = "20";
-  /** Where the undisturbed reference sweep goes, while this test's own server starts. */
+  /** Where the undisturbed reference sweep goes, beside this test's own server. */
   @RegisterExtension
   static final OnSharedDevServer referenceSpace = new OnSharedDevServer("sweep-durability-ref");
   private final List<Process> started = new ArrayList<>();
@@ -60,12 +60,12 @@ class SweepDurabilityTest {
     Path referenceJournal = dir.resolve("journal-ref.log");
     Files.deleteIfExists(journal);
     Files.deleteIfExists(referenceJournal);
-    // 4 runs of 8 agents, 2 at once: kills at a quarter and at half of the calls land mid-sweep (its size is
-    // not the point)
+    // 4 runs of 8 agents x 3 steps, 2 runs at once: the worker's kill once the first runs are in their second step
+    // and the server's once the third run has begun land mid-sweep (its size is not the point)
     String[] sweep = {"sweep", "--steps", "3", "--citizens", "6", "--cops", "2", "--param", "legitimacy=0.3,0.8",
         "--seeds", "2", "--max-concurrent-runs", "2"};
-    // the reference, undisturbed, while this test's server and first worker start (started with --no-wait:
-    // a command in this JVM lends its variables to the processes started meanwhile)
+    // the reference, undisturbed, beside the disturbed sweep (started with --no-wait: a command in this JVM
+    // lends its variables to the processes started meanwhile)
     WorkerInThisJvm referenceWorker = WorkerInThisJvm.start("sweep-ref-worker", referenceSpace.env(Map.of(
         "DURABLE_AGENTS_RULES_DELAY_MS", RULES_DELAY_MS,
         "DURABLE_AGENTS_EXECUTION_LOG", referenceJournal.toAbsolutePath().toString())));
@@ -76,11 +76,6 @@ class SweepDurabilityTest {
     port = RealDevServer.freePort();
     Process server = devServer(cli, db, 1);
     Process firstWorker = worker("worker-1");
-    ExperimentResult reference = referenceSpace.client().newUntypedWorkflowStub("sweep-ref")
-        .getResultAsync(ExperimentResult.class).get(400, TimeUnit.SECONDS);
-    referenceWorker.close();
-    assertEquals(4, reference.count(RunStatus.COMPLETED), reference.toString());
-    long referenceCalls = CompletedActivities.doneInJournal(referenceJournal, 0);
 
     WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
         WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
@@ -92,18 +87,23 @@ class SweepDurabilityTest {
           Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
           PersistentDevServerIT.concat(sweep, "--id", "sweep-crash"));
       started.add(client1);
-      awaitDone(referenceCalls / 4, "a quarter of the sweep");
+      awaitCallDone("/step-2", "a call of a run's second step");
       client1.destroyForcibly().waitFor();
       firstWorker.destroyForcibly().waitFor();
       long atWorkerKill = CompletedActivities.doneInJournal(journal, 0);
-      assertTrue(atWorkerKill < referenceCalls, "the kills must land mid-sweep: " + atWorkerKill + " of "
-          + referenceCalls + " calls done");
       workers.add(WorkerInThisJvm.start("sweep-worker-2", workerEnv()));
-      awaitDone(referenceCalls / 2, "half of the sweep");
+      awaitCallDone("sweep-crash/run-003/", "a call of the third run (one of the first two ended)");
       RealDevServer.kill(server);
       long atServerKill = CompletedActivities.doneInJournal(journal, 0);
-      assertTrue(atServerKill < referenceCalls, "the server's kill must land mid-sweep: " + atServerKill);
       devServer(cli, db, 2);
+
+      ExperimentResult reference = referenceSpace.client().newUntypedWorkflowStub("sweep-ref")
+          .getResultAsync(ExperimentResult.class).get(400, TimeUnit.SECONDS);
+      referenceWorker.close();
+      assertEquals(4, reference.count(RunStatus.COMPLETED), reference.toString());
+      long referenceCalls = CompletedActivities.doneInJournal(referenceJournal, 0);
+      assertTrue(atWorkerKill < atServerKill && atServerKill < referenceCalls, "the kills must land mid-sweep: "
+          + atWorkerKill + " and " + atServerKill + " of " + referenceCalls + " calls done");
 
       // another client follows it to its end
       CliFailuresTest.Run attach = CliFailuresTest.run(Map.of("TEMPORAL_ADDRESS", "127.0.0.1:" + port),
@@ -136,11 +136,22 @@ class SweepDurabilityTest {
     }
   }
 
-  private void awaitDone(long calls, String what) throws Exception {
+  /** Waits until the journal has a completed call of a workflow whose id contains {@code idPart}. */
+  private void awaitCallDone(String idPart, String what) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
-    while (CompletedActivities.doneInJournal(journal, 0) < calls) {
+    while (!callDone(idPart)) {
       assertTrue(System.nanoTime() < deadline, "the sweep did not reach " + what);
       Thread.sleep(20);
+    }
+  }
+
+  private boolean callDone(String idPart) throws Exception {
+    if (!Files.exists(journal)) {
+      return false;
+    }
+    try (var lines = Files.lines(journal)) {
+      // a line: time, start|done, workflow id, activity id, attempt, type, pid, run id
+      return lines.map(l -> l.split("\t")).anyMatch(f -> f.length > 2 && f[1].equals("done") && f[2].contains(idPart));
     }
   }
 
