@@ -23,9 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -47,22 +44,10 @@ class ContinuedAsNewEndToEndTest {
   /** Where the undisturbed reference run and the steered run go: their own namespace and worker. */
   @RegisterExtension
   static final OnSharedDevServer referenceSpace = new OnSharedDevServer("end-to-end-can-ref");
-  private static final KilledWorkerRuns e2e = new KilledWorkerRuns(referenceSpace, canSpace);
-
-  @BeforeAll
-  static void startWorkers() throws Exception {
-    e2e.beforeAll();
-  }
-
-  @AfterAll
-  static void stopReferences() {
-    e2e.afterAll();
-  }
-
-  @AfterEach
-  void stopWorkers() throws InterruptedException {
-    e2e.afterEach();
-  }
+  /** After the namespaces: their servers are up before it starts its workers, and closed after it. */
+  @RegisterExtension
+  @Order(Integer.MAX_VALUE)
+  static final KilledWorkerRuns e2e = new KilledWorkerRuns(referenceSpace, canSpace);
 
   /**
    * A run that continues as new every 4 steps, steered from the CLI: pause (the step in progress ends,

@@ -21,9 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -57,22 +54,10 @@ class KilledWorkerEndToEndTest {
   /** Where the undisturbed reference runs go, beside the crash runs: their own namespace and worker. */
   @RegisterExtension
   static final OnSharedDevServer referenceSpace = new OnSharedDevServer("end-to-end-ref");
-  private static final KilledWorkerRuns e2e = new KilledWorkerRuns(referenceSpace, midRunSpace, ttlSpace);
-
-  @BeforeAll
-  static void startWorkers() throws Exception {
-    e2e.beforeAll();
-  }
-
-  @AfterAll
-  static void stopReferences() {
-    e2e.afterAll();
-  }
-
-  @AfterEach
-  void stopWorkers() throws InterruptedException {
-    e2e.afterEach();
-  }
+  /** After the namespaces: their servers are up before it starts its workers, and closed after it. */
+  @RegisterExtension
+  @Order(Integer.MAX_VALUE)
+  static final KilledWorkerRuns e2e = new KilledWorkerRuns(referenceSpace, midRunSpace, ttlSpace);
 
   /**
    * A simulation in group steps: {@code show} prints each call of a group with its agent. Then single

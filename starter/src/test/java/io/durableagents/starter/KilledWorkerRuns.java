@@ -33,6 +33,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What the end-to-end tests of a worker killed with {@code kill -9} share ({@link KilledWorkerEndToEndTest},
@@ -47,10 +51,11 @@ import java.util.concurrent.TimeUnit;
  * one's once the test before it has its worker polling, so that its JVM starts while that test runs (the
  * tests run in a fixed order).
  *
- * <p>A test class makes one, its namespaces registered as its extensions, and calls {@link #beforeAll},
- * {@link #afterEach} and {@link #afterAll} from its own methods.
+ * <p>A test class registers one as an extension after its namespaces ({@code @Order(Integer.MAX_VALUE)} on
+ * the field: the namespaces, with the default order, are ready before its {@link #beforeAll} and closed after
+ * its {@link #afterAll}).
  */
-final class KilledWorkerRuns {
+final class KilledWorkerRuns implements BeforeAllCallback, AfterAllCallback, AfterEachCallback {
   /**
    * The simulations' agents: 10, not the default 25 (each agent step is a child workflow and two calls):
    * a kill still lands with agents in the middle of their steps and their plans; the size is not the point.
@@ -82,14 +87,16 @@ final class KilledWorkerRuns {
   }
 
   /** Starts the first test's worker process, then the reference runs' worker in this JVM meanwhile. */
-  void beforeAll() throws IOException {
+  @Override
+  public void beforeAll(ExtensionContext context) throws IOException {
     Files.createDirectories(DIR);
     startKillable(order.get(0));
     references = Executors.newCachedThreadPool();
     referenceWorker = WorkerInThisJvm.start(referenceSpace, "reference-worker", Map.of());
   }
 
-  void afterAll() {
+  @Override
+  public void afterAll(ExtensionContext context) {
     if (references != null) {
       references.shutdownNow();
     }
@@ -103,7 +110,8 @@ final class KilledWorkerRuns {
    * Stops the test's workers and ends its runs: a run a failed test left open would be taken by a later
    * test's reference worker (its own namespace's runs have no other worker).
    */
-  void afterEach() throws InterruptedException {
+  @Override
+  public void afterEach(ExtensionContext context) throws InterruptedException {
     if (takeover != null) {
       takeover.close();
       takeover = null;
