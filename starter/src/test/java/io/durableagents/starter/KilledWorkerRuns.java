@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.durableagents.testkit.WorkflowHistories;
+import io.durableagents.worker.CompletedActivities;
 import io.durableagents.worker.DurableAgentsPlugin;
 import io.durableagents.worker.WorkerSettings;
 import io.durableagents.workflows.TaskQueues;
@@ -254,17 +255,8 @@ final class KilledWorkerRuns implements BeforeAllCallback, AfterAllCallback, Aft
    * agent step's workflow id is {@code <id>/agent-<agent>/step-<n>}).
    */
   static boolean doneInStep(Path journal, String id, int step) throws IOException {
-    if (!Files.exists(journal)) {
-      return false;
-    }
-    String suffix = "/step-" + step;
-    for (String line : Files.readAllLines(journal)) {
-      String[] f = line.split("\t");
-      if (f.length > 2 && f[1].equals("done") && f[2].startsWith(id + "/agent-") && f[2].endsWith(suffix)) {
-        return true;
-      }
-    }
-    return false;
+    return CompletedActivities.doneInJournal(journal,
+        workflowId -> workflowId.startsWith(id + "/agent-") && workflowId.endsWith("/step-" + step));
   }
 
   static String[] concat(String[] head, String... tail) {

@@ -139,19 +139,9 @@ class SweepDurabilityTest {
   /** Waits until the journal has a completed call of a workflow whose id contains {@code idPart}. */
   private void awaitCallDone(String idPart, String what) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
-    while (!callDone(idPart)) {
+    while (!CompletedActivities.doneInJournal(journal, workflowId -> workflowId.contains(idPart))) {
       assertTrue(System.nanoTime() < deadline, "the sweep did not reach " + what);
       Thread.sleep(20);
-    }
-  }
-
-  private boolean callDone(String idPart) throws Exception {
-    if (!Files.exists(journal)) {
-      return false;
-    }
-    try (var lines = Files.lines(journal)) {
-      // a line: time, start|done, workflow id, activity id, attempt, type, pid, run id
-      return lines.map(l -> l.split("\t")).anyMatch(f -> f.length > 2 && f[1].equals("done") && f[2].contains(idPart));
     }
   }
 

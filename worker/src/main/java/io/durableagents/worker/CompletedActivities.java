@@ -125,6 +125,21 @@ public final class CompletedActivities {
     }
   }
 
+  /**
+   * Whether an execution journal records an activity execution done for a workflow whose id {@code
+   * workflowId} accepts (a line: time, start|done, workflow id, ...); false when there is no journal yet.
+   */
+  public static boolean doneInJournal(Path journal, java.util.function.Predicate<String> workflowId)
+      throws IOException {
+    if (!Files.exists(journal)) {
+      return false;
+    }
+    try (Stream<String> lines = Files.lines(journal)) {
+      return lines.map(l -> l.split("\t", 4))
+          .anyMatch(f -> f.length > 2 && f[1].equals("done") && workflowId.test(f[2]));
+    }
+  }
+
   /** Every run of {@code workflowId}, newest first, from {@code runId} (null: the latest run) back. */
   private static List<WorkflowExecutionHistory> runs(WorkflowClient client, String workflowId, String runId) {
     List<WorkflowExecutionHistory> runs = new ArrayList<>();

@@ -5,6 +5,8 @@ import static io.durableagents.starter.benchmark.BenchmarkStatistics.spread;
 import static io.durableagents.starter.benchmark.MachineReadings.cpuMillis;
 import static io.durableagents.starter.benchmark.MachineReadings.javaLabel;
 
+import io.durableagents.starter.Environment;
+import io.durableagents.starter.local.ChildJvmTuning;
 import io.durableagents.workflows.agent.Strategy;
 import io.durableagents.workflows.simulation.SimulationResult;
 import java.util.ArrayList;
@@ -96,8 +98,8 @@ final class ScaleBenchmark {
               for (int perWorkflow : bench.agentsPerWorkflow) {
                 String key = kind.label + "|" + configuration + "|" + latency + "|" + n + "|" + perWorkflow;
                 rowStart.put(key, String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %d |", kind.label,
-                    javaLabel(configuration.java()) + ", " + io.durableagents.starter.local.ChildJvmTuning
-                        .fromEnvironment(io.durableagents.starter.Environment.variablesWith(configuration.env())).value()
+                    javaLabel(configuration.java()) + ", "
+                        + ChildJvmTuning.fromEnvironment(Environment.variablesWith(configuration.env())).value()
                         + (configuration.eagerLlmCalls() ? ", eager LLM calls" : ""),
                     configuration.sticky().equals("off") ? "off" : "on (auto)",
                     configuration.pollers() == null ? "5" : configuration.pollers().toString(), perWorkflow, n,
