@@ -104,8 +104,19 @@ public final class ClassDataArchive {
     if (!enabled(env)) {
       return none();
     }
-    return in(io.durableagents.devserver.LocalTemporal.dataDir(env).resolve(DIRECTORY), java, javaFeature,
-        classpath, command);
+    ClassDataArchive archive = in(io.durableagents.devserver.LocalTemporal.dataDir(env).resolve(DIRECTORY), java,
+        javaFeature, classpath, command);
+    if (archive.makes() && recordsFlight(env)) {
+      // a JVM that dumps an archive turns JFR off ("JFR will be disabled during CDS dumping"): a recording
+      // asked for is worth more than the archive, which a later start without one makes
+      return none();
+    }
+    return archive;
+  }
+
+  /** Whether {@code env}'s extra child JVM options start a JFR recording. */
+  static boolean recordsFlight(Map<String, String> env) {
+    return env.getOrDefault(ChildProcesses.CHILD_JVM_OPTIONS, "").contains("-XX:StartFlightRecording");
   }
 
   /**

@@ -72,6 +72,25 @@ class ClassDataArchiveTest {
   }
 
   @Test
+  void aChildRecordingJfrMapsAnArchiveButNeverMakesOneForTheDumpWouldTurnJfrOff() throws Exception {
+    Path jar = helloJar();
+    Map<String, String> env = new HashMap<>(Map.of("DURABLE_AGENTS_DATA_DIR", dir.resolve("data").toString(),
+        ChildProcesses.CHILD_JVM_OPTIONS, "-Xmx64m -XX:StartFlightRecording=filename=" + dir.resolve("r.jfr")));
+    String java = ChildProcesses.javaBinary();
+    int feature = feature(java);
+    assertEquals(List.of(), ClassDataArchive.forChild(env, java, feature, jar.toString(), "hello").jvmOptions(),
+        "no archive yet: none made while recording");
+    Map<String, String> plain = new HashMap<>(env);
+    plain.remove(ChildProcesses.CHILD_JVM_OPTIONS);
+    ClassDataArchive first = ClassDataArchive.forChild(plain, java, feature, jar.toString(), "hello");
+    assertTrue(first.makes());
+    first.settle(run(java, first, jar).process());
+    ClassDataArchive recorded = ClassDataArchive.forChild(env, java, feature, jar.toString(), "hello");
+    assertFalse(recorded.makes());
+    assertEquals(first.file(), recorded.file(), "an archive already made is mapped with the recording on");
+  }
+
+  @Test
   void theFirstRunMakesItTheSecondMapsItAndAnotherJarGetsItsOwn() throws Exception {
     for (String java : javas()) {
       Path jar = helloJar();
