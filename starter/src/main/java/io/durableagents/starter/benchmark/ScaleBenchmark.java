@@ -88,6 +88,7 @@ final class ScaleBenchmark {
     List<String> yardstickLines = new ArrayList<>();
     List<String> archiveNotes = new ArrayList<>();
     Map<String, AgentStepShape> yardstickShapes = new LinkedHashMap<>();
+    List<String> timelines = new ArrayList<>();
     for (int round = 0; round < bench.repeat; round++) {
       for (ScaleWorker configuration : configurations) {
        for (BenchmarkServer.Kind kind : bench.serverKinds) {
@@ -129,10 +130,16 @@ final class ScaleBenchmark {
                 long database0 = bench.server.databaseBytes();
                 long t0 = System.nanoTime();
                 SimulationResult r;
+                // rows of groups at a latency: where a step's wall goes, with the cores busy in each part
+                StepTimeline.Sampler sampler = latency > 0 && perWorkflow > 1
+                    ? new StepTimeline.Sampler(bench.server::cpuMillis, worker.pid()) : null;
                 try {
                   r = new WatchedSimulation(bench).run(bench.simulationInput(n, bench.steps, latency, Strategy.COT, 1)
                       .withAgentsPerWorkflow(perWorkflow), id, worker);
                 } catch (WatchedSimulation.StuckRun e) {
+                  if (sampler != null) {
+                    sampler.close();
+                  }
                   stuck.put(key, e.getMessage());
                   if (e.agentStepsDone >= 0) {
                     // a row cut by --time-limit: its rate until then, marked in the tables
@@ -152,6 +159,14 @@ final class ScaleBenchmark {
                 }
                 stack.agentSteps += rowAgentSteps;
                 double wall = (System.nanoTime() - t0) / 1e9;
+                if (sampler != null) {
+                  sampler.close();
+                  if (round == 0) {
+                    int step = Math.min(bench.steps, Math.max(2, bench.steps / 2 + 1));
+                    timelines.addAll(StepTimeline.rows(kind.label + ", " + n + " agents, groups of "
+                        + perWorkflow + ", L = " + latency + " ms", step, StepTimeline.of(bench.client, id, step, sampler)));
+                  }
+                }
                 double workerCpu = (cpuMillis(worker.pid()) - workerCpu0) / r.agentSteps();
                 double serverCpu = (bench.server.cpuMillis() - serverCpu0) / r.agentSteps();
                 if (kind == BenchmarkServer.Kind.DEV_SERVER) {
@@ -242,6 +257,15 @@ final class ScaleBenchmark {
           + "the measured run's:");
       bench.table("| round | server | agents | steps | agent steps/s | wall (s) | CPU ms per agent step (yardstick + server) |",
           "| ---: | --- | ---: | ---: | ---: | ---: | ---: |", yardstickLines);
+    }
+    if (!timelines.isEmpty()) {
+      bench.paragraph("Where a simulation step's wall goes, for the rows of groups at a latency (a step from the "
+          + "middle of the row's first round, read from its group step workflows' histories): the step's boundary "
+          + "(the simulation's task, the groups' starts and their first tasks), each wave of LLM calls in flight, "
+          + "and between waves the results coming back and the next calls going out; and the cores busy in each "
+          + "part (of the machine's, the server's processes' and the worker's, sampled from /proc every 50 ms). "
+          + "Parts with the cores near all busy are where the machine's CPU, not the calls, sets the pace.");
+      bench.table(StepTimeline.HEADER, StepTimeline.ALIGNMENT, timelines);
     }
     eventBreakdowns(configurations.get(0), shapes, yardstickShapes);
     shapeTable("What each configuration's simulation cost Temporal per agent step, read from its histories "
