@@ -36,7 +36,7 @@ def main():
     parser.add_argument("--n-predict", type=int, default=-1, help="most tokens generated per request (-1: none)")
     parser.add_argument("--chat-template", help="a file with a Jinja chat template (default: the model's)")
     parser.add_argument("--seed", type=int, default=-1, help="sampling seed (-1: random)")
-    parser.add_argument("--nice", type=int, default=-10,
+    parser.add_argument("--nice", type=int, default=-5,
                         help="scheduling priority to run at, where permitted (a lower one needs root)")
     args = parser.parse_args()
 
