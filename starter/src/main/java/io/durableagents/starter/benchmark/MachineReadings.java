@@ -51,6 +51,24 @@ final class MachineReadings {
     }
   }
 
+  /**
+   * The machine's busy CPU time so far, all cores together, in ms: /proc/stat's first line less idle and
+   * iowait; NaN where there is no such file.
+   */
+  static double machineBusyMillis() {
+    try {
+      String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      long total = 0;
+      for (int i = 1; i < f.length && i <= 8; i++) {
+        total += Long.parseLong(f[i]);
+      }
+      long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+      return (total - idle) * 1000.0 / CLOCK_TICKS;
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
   /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
   private static final double CLOCK_TICKS = 100.0;
 

@@ -137,9 +137,6 @@ final class ScaleBenchmark {
                   r = new WatchedSimulation(bench).run(bench.simulationInput(n, bench.steps, latency, Strategy.COT, 1)
                       .withAgentsPerWorkflow(perWorkflow), id, worker);
                 } catch (WatchedSimulation.StuckRun e) {
-                  if (sampler != null) {
-                    sampler.close();
-                  }
                   stuck.put(key, e.getMessage());
                   if (e.agentStepsDone >= 0) {
                     // a row cut by --time-limit: its rate until then, marked in the tables
@@ -156,19 +153,21 @@ final class ScaleBenchmark {
                   stack.worker.stop();
                   stack = null;
                   continue;
+                } finally {
+                  if (sampler != null) {
+                    sampler.close();
+                  }
                 }
                 stack.agentSteps += rowAgentSteps;
                 double wall = (System.nanoTime() - t0) / 1e9;
-                if (sampler != null) {
-                  sampler.close();
-                  if (round == 0) {
-                    int step = Math.min(bench.steps, Math.max(2, bench.steps / 2 + 1));
-                    timelines.addAll(StepTimeline.rows(kind.label + ", " + n + " agents, groups of "
-                        + perWorkflow + ", L = " + latency + " ms", step, StepTimeline.of(bench.client, id, step, sampler)));
-                  }
-                }
                 double workerCpu = (cpuMillis(worker.pid()) - workerCpu0) / r.agentSteps();
                 double serverCpu = (bench.server.cpuMillis() - serverCpu0) / r.agentSteps();
+                if (sampler != null && round == 0) {
+                  // after the row's CPU is read: reading the groups' histories is the server's work too
+                  int step = Math.min(bench.steps, Math.max(2, bench.steps / 2 + 1));
+                  timelines.addAll(StepTimeline.rows(kind.label + ", " + n + " agents, groups of " + perWorkflow
+                      + ", L = " + latency + " ms", step, StepTimeline.of(bench.client, id, step, sampler)));
+                }
                 if (kind == BenchmarkServer.Kind.DEV_SERVER) {
                   databaseBytes.computeIfAbsent(key, k -> new ArrayList<>())
                       .add((double) (bench.server.databaseBytes() - database0) / r.agentSteps());

@@ -7,8 +7,6 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,7 +36,7 @@ final class StepTimeline {
     Sampler(DoubleSupplier serverCpuMs, long workerPid) {
       thread = new Thread(() -> {
         while (running) {
-          double[] s = {System.currentTimeMillis(), machineBusyMs(), serverCpuMs.getAsDouble(),
+          double[] s = {System.currentTimeMillis(), MachineReadings.machineBusyMillis(), serverCpuMs.getAsDouble(),
               MachineReadings.cpuMillis(workerPid)};
           synchronized (samples) {
             samples.add(s);
@@ -79,21 +77,6 @@ final class StepTimeline {
     public void close() {
       running = false;
       thread.interrupt();
-    }
-
-    /** The machine's busy CPU time so far (all cores, ms): /proc/stat's first line less idle and iowait. */
-    private static double machineBusyMs() {
-      try {
-        String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-        long total = 0;
-        for (int i = 1; i < f.length && i <= 8; i++) {
-          total += Long.parseLong(f[i]);
-        }
-        long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
-        return (total - idle) * 10.0; // USER_HZ 100: 10 ms a tick
-      } catch (Exception e) {
-        return Double.NaN;
-      }
     }
   }
 
